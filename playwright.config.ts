@@ -1,0 +1,44 @@
+// End-to-end journeys in Debian's Chromium against a real server started for the run.
+import fs from 'node:fs';
+import { defineConfig } from '@playwright/test';
+
+const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const isCI = ['1', 'true'].includes((process.env['CI'] ?? '').toLowerCase());
+if (!fs.existsSync(chromium)) {
+  if (isCI)
+    throw new Error(`CI=true but Chromium is missing at ${chromium}: the browser tier must run in CI.`);
+  console.warn(`Chromium not found at ${chromium}: end-to-end tests are skipped (apt-get install chromium).`);
+}
+const port = Number(process.env['E2E_PORT'] ?? 3310);
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 60_000,
+  reporter: [['list']],
+  globalSetup: './tests/e2e/support/global-setup.ts',
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
+        '--allow-loopback-in-peer-connection',
+      ],
+    },
+  },
+  ...(fs.existsSync(chromium) ? {} : { testIgnore: '**/*' }),
+});

@@ -1,0 +1,53 @@
+// Builds the one Fastify app: security headers, health, then each part in a visible order, then the PWA.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppContext } from './context.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerAppServing } from './http/serve-app.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface BuildAppOptions {
+  /** Folder of the built PWA; defaults to dist/. */
+  distDir?: string;
+  logger?: boolean | object;
+}
+
+export type AppParts = Array<(app: FastifyInstance, ctx: AppContext) => Promise<void>>;
+
+export async function buildApp(
+  ctx: Omit<AppContext, 'log'>,
+  parts: AppParts,
+  options: BuildAppOptions = {},
+): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const app = Fastify({
+    logger: options.logger ?? { level: ctx.config.LOG_LEVEL },
+    trustProxy: ctx.config.trustedProxies.length > 0 ? ctx.config.trustedProxies : false,
+    bodyLimit: 1024 * 1024,
+  });
+  const full: AppContext = { ...ctx, log: app.log };
+  registerSecurityHeaders(app);
+
+  app.get('/health', async (_req, reply) => {
+    const started = performance.now();
+    try {
+      await full.db.ping();
+      return {
+        status: 'ok',
+        database: { kind: full.db.kind, ok: true, latency_ms: Math.round(performance.now() - started) },
+      };
+    } catch (e) {
+      return reply
+        .code(503)
+        .send({
+          status: 'degraded',
+          database: { kind: full.db.kind, ok: false, error: (e as Error).message },
+        });
+    }
+  });
+
+  for (const part of parts) await part(app, full);
+  await registerAppServing(app, options.distDir ?? path.join(root, 'dist'));
+  return { app, ctx: full };
+}

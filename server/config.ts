@@ -1,0 +1,74 @@
+// Environment parsed once at boot by one zod schema; the process exits with field errors when it does not fit.
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
+  .transform((v) => (v === '' ? undefined : ['1', 'true', 'yes', 'on'].includes(v)));
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  /** Public origin used in mailed links and redirects. */
+  PUBLIC_URL: z.url().optional(),
+  /** Folder for the embedded database, JWT keys, stored files and the outbox. */
+  DATA_DIR: z.string().default('.data'),
+  /** PostgreSQL connection string; when unset the embedded PGlite in DATA_DIR is used. */
+  DATABASE_URL: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Seed the demo community on an empty database (default: on unless NODE_ENV=production). */
+  DEMO: flag.optional(),
+  /** SMTP connection string (smtp://user:pass@host:port); without it mail goes to the outbox. */
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('HeartSync <no-reply@localhost>'),
+  /** Serve stored mails at /_outbox (default: on in development and demo mode). */
+  OUTBOX: flag.optional(),
+  /** Comma-separated proxy addresses whose X-Forwarded-For is honoured. */
+  TRUSTED_PROXIES: z.string().default(''),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86400).default(3600),
+  DELETION_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(30),
+  OPERATOR_NAME: z.string().default('The operator of this HeartSync instance'),
+  OPERATOR_CONTACT: z.string().default('privacy@localhost'),
+  OPENAI_BASE_URL: z.string().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_MODEL: z.string().default('gpt-4o-mini'),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STREAM_API_KEY: z.string().optional(),
+  STREAM_API_SECRET: z.string().optional(),
+  /** Interval of the scheduler that runs the SQL job functions. */
+  JOB_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+
+export interface Config extends RawConfig {
+  publicUrl: string;
+  dataDir: string;
+  demo: boolean;
+  outbox: boolean;
+  trustedProxies: string[];
+}
+
+/** Parses the environment; throws an Error listing every field that does not fit. */
+export function parseConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const raw = result.data;
+  const production = raw.NODE_ENV === 'production';
+  const demo = raw.DEMO ?? !production;
+  return {
+    ...raw,
+    publicUrl: (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ''),
+    dataDir: path.resolve(raw.DATA_DIR),
+    demo,
+    outbox: raw.OUTBOX ?? (!production || demo),
+    trustedProxies: raw.TRUSTED_PROXIES.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  };
+}

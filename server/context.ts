@@ -1,0 +1,27 @@
+// What every part of the server is given: configuration, database, keys, logger and a small event bus.
+import { EventEmitter } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import type { JwtClaims, Keys } from './auth/keys.ts';
+
+/** Events parts of the server tell each other about (e.g. realtime closes sockets of ended sessions). */
+export interface ServerEvents {
+  /** Sessions ended (sign-out, reset, deletion): realtime and sync drop their connections. */
+  'sessions-ended': [{ userId: string; sessionIds: string[] | 'all' }];
+}
+
+export class ServerEventBus extends EventEmitter<ServerEvents> {}
+
+export interface AppContext {
+  config: Config;
+  db: Database;
+  keys: Keys;
+  log: FastifyBaseLogger;
+  events: ServerEventBus;
+  /**
+   * Verifies an access token or API key and that its session is still live; throws when not.
+   * The auth part replaces the signature-only default with one that also checks the session.
+   */
+  verifyToken(token: string): Promise<JwtClaims>;
+}

@@ -1,0 +1,46 @@
+// One small interface over the two databases the server runs on: embedded PGlite or PostgreSQL over a pool.
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  /** One parameterised statement. */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<QueryResult<T>>;
+  /** Several statements without parameters (migrations, SET LOCAL). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** LISTEN on a channel; returns the function that stops listening. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Throws when the database cannot answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Type OIDs parsed the same way on both databases so callers never see a difference. */
+export const TYPE_OIDS = {
+  int8: 20,
+  date: 1082,
+  numeric: 1700,
+} as const;
+
+/** A database error carrying the SQLSTATE and the fields PostgREST passes on. */
+export interface DatabaseError extends Error {
+  code: string;
+  detail?: string;
+  hint?: string;
+  constraint?: string;
+}
+
+export function isDatabaseError(e: unknown): e is DatabaseError {
+  return (
+    e instanceof Error &&
+    typeof (e as { code?: unknown }).code === 'string' &&
+    /^[0-9A-Z]{5}$/.test((e as DatabaseError).code)
+  );
+}

@@ -1,0 +1,77 @@
+// PostgreSQL over a pool; pool errors are logged, never fatal, so a database restart does not kill the server.
+import pg from 'pg';
+import type { Database, Queryable, QueryResult } from './database.ts';
+import { TYPE_OIDS } from './database.ts';
+
+const identity = (v: string) => v;
+const typeParser = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === TYPE_OIDS.int8 || oid === TYPE_OIDS.date) return identity;
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    async query<T>(text: string, params: unknown[] = []): Promise<QueryResult<T>> {
+      const r = await client.query({ text, values: params, types: typeParser });
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
+    },
+    async exec(sql: string) {
+      await client.query({ text: sql, types: typeParser });
+    },
+  };
+}
+
+export async function openPostgres(
+  connectionString: string,
+  options: { max?: number; onError?: (e: Error) => void } = {},
+): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: 5000 });
+  pool.on('error', (e) => options.onError?.(e));
+  const base = wrap(pool);
+  const listeners = new Set<pg.PoolClient>();
+  return {
+    kind: 'postgres',
+    ...base,
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await fn(wrap(client));
+        await client.query('commit');
+        return result;
+      } catch (e) {
+        await client.query('rollback').catch(() => {});
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+    async listen(channel, onNotify) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
+      const client = await pool.connect();
+      listeners.add(client);
+      const handler = (msg: pg.Notification) => {
+        if (msg.channel === channel) onNotify(msg.payload ?? '');
+      };
+      client.on('notification', handler);
+      client.on('error', (e) => options.onError?.(e));
+      await client.query(`listen ${channel}`);
+      return async () => {
+        client.off('notification', handler);
+        listeners.delete(client);
+        await client.query(`unlisten ${channel}`).catch(() => {});
+        client.release();
+      };
+    },
+    async ping() {
+      await pool.query('select 1');
+    },
+    async close() {
+      for (const c of listeners) c.release();
+      listeners.clear();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,55 @@
+// Serves the built PWA from dist/: hashed assets cached for a year, everything else revalidated,
+// and unknown non-API paths answered with index.html so client routes work on reload.
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+const API_PREFIXES = [
+  '/auth/',
+  '/rest/',
+  '/realtime/',
+  '/storage/',
+  '/functions/',
+  '/sync/',
+  '/_outbox',
+  '/health',
+];
+
+export async function registerAppServing(app: FastifyInstance, distDir: string): Promise<void> {
+  const indexPath = path.join(distDir, 'index.html');
+  if (!fs.existsSync(indexPath)) {
+    app.log.warn(`no built app in ${distDir}: run "npm run build" (npm start does it for you)`);
+  }
+  await app.register(fastifyStatic, {
+    root: distDir,
+    wildcard: false,
+    index: false,
+    cacheControl: false,
+    setHeaders(reply, filePath) {
+      const rel = path.relative(distDir, filePath);
+      const immutable = rel.startsWith('assets' + path.sep);
+      reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  // Serve every file below dist explicitly, then fall back to the app shell for client routes.
+  app.setNotFoundHandler(async (req, reply) => {
+    const url = req.url.split('?')[0] ?? '/';
+    if (API_PREFIXES.some((p) => url.startsWith(p))) {
+      return reply.code(404).send({ code: 'not_found', message: 'Not found' });
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return reply.code(404).send({ message: 'Not found' });
+    const candidate = path.normalize(path.join(distDir, decodeURIComponent(url)));
+    if (
+      candidate.startsWith(distDir + path.sep) &&
+      fs.existsSync(candidate) &&
+      fs.statSync(candidate).isFile()
+    ) {
+      return reply.sendFile(path.relative(distDir, candidate));
+    }
+    if (path.extname(url) && !url.endsWith('.html')) return reply.code(404).send({ message: 'Not found' });
+    if (!fs.existsSync(indexPath))
+      return reply.code(503).type('text/plain').send('The app has not been built yet.');
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

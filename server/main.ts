@@ -1,0 +1,42 @@
+// Entry point of `npm start`: one process, one port, graceful shutdown on SIGTERM and SIGINT.
+import { parseConfig } from './config.ts';
+import { createServer } from './create-server.ts';
+
+async function main() {
+  let config;
+  try {
+    config = parseConfig();
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(1);
+  }
+  const server = await createServer(config);
+  const { app, ctx } = server;
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const where = config.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;
+  app.log.info(`HeartSync is running on ${config.publicUrl} with ${where}`);
+  console.log(`\n  HeartSync: ${config.publicUrl}\n  database: ${where}\n  anon key: ${ctx.keys.anonKey}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info(`${signal} received, shutting down`);
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    timer.unref();
+    try {
+      await server.close();
+      process.exit(0);
+    } catch (e) {
+      app.log.error(e);
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

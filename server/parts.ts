@@ -1,0 +1,4 @@
+// The parts of the backend in the order they are registered. Each is one folder of server/.
+import type { AppParts } from './app.ts';
+
+export const parts: AppParts = [];

@@ -1,0 +1,47 @@
+// Builds the PWA and starts one server for the whole run on a fresh data folder (PGlite, demo data off
+// unless a test asks); E2E_DATABASE_URL switches it to PostgreSQL.
+import { spawn, execSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const port = Number(process.env['E2E_PORT'] ?? 3310);
+  const root = path.resolve(import.meta.dirname, '../../..');
+  if (!process.env['E2E_SKIP_BUILD'])
+    execSync('npx vite build --logLevel warn', { cwd: root, stdio: 'inherit' });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-e2e-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      NODE_ENV: 'test',
+      DEMO: process.env['E2E_DEMO'] ?? '0',
+      OUTBOX: '1',
+      LOG_LEVEL: 'warn',
+      ...(process.env['E2E_DATABASE_URL'] ? { DATABASE_URL: process.env['E2E_DATABASE_URL'] } : {}),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/health`);
+      if (r.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) throw new Error('server did not become healthy in 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return async () => {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}

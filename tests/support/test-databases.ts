@@ -1,0 +1,142 @@
+// Fresh migrated databases for tests: PGlite always, PostgreSQL too when TEST_DATABASE_URL is set.
+// Under CI=true a missing TEST_DATABASE_URL fails the run instead of silently skipping PostgreSQL.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { Database, Queryable } from '../../server/db/database.ts';
+import { migrate, listMigrations } from '../../server/db/migrate.ts';
+import { openPglite } from '../../server/db/open-pglite.ts';
+import { openPostgres } from '../../server/db/open-postgres.ts';
+
+export type DbKind = 'pglite' | 'postgres';
+
+export interface TestDatabase extends Database {
+  /** Connection string of the PostgreSQL test database (postgres kind only). */
+  url?: string;
+  /** Closes and, for PostgreSQL, drops the database. */
+  destroy(): Promise<void>;
+}
+
+const isCI = ['1', 'true'].includes((process.env['CI'] ?? '').toLowerCase());
+
+/** The database kinds this run covers. */
+export function getDatabaseKinds(): DbKind[] {
+  if (process.env['TEST_DATABASE_URL']) return ['pglite', 'postgres'];
+  if (isCI) throw new Error('CI=true but TEST_DATABASE_URL is not set: the PostgreSQL tier must run in CI.');
+  return ['pglite'];
+}
+
+const root = path.resolve(import.meta.dirname, '../..');
+const cacheDir = path.join(root, 'node_modules/.cache/heartsync-tests');
+
+function getSchemaHash(): string {
+  const h = crypto.createHash('sha256');
+  for (const rel of [
+    'server/db/bootstrap.sql',
+    'server/auth/schema.sql',
+    'server/storage/schema.sql',
+    'server/sync/schema.sql',
+  ]) {
+    const p = path.join(root, rel);
+    if (fs.existsSync(p)) h.update(rel).update(fs.readFileSync(p));
+  }
+  for (const m of listMigrations()) h.update(m.name).update(m.sql);
+  return h.digest('hex').slice(0, 16);
+}
+
+/** A migrated PGlite booted from the cached snapshot of a migrated data folder. */
+async function createPgliteDatabase(): Promise<TestDatabase> {
+  await ensurePgliteSnapshot();
+  const snapshot = path.join(cacheDir, `pglite-${getSchemaHash()}.tar.gz`);
+  const db = await openPglite(undefined, { loadDataDir: new Blob([fs.readFileSync(snapshot)]) });
+  return { ...db, destroy: () => db.close() };
+}
+
+let snapshotPromise: Promise<void> | undefined;
+/** Builds the PGlite snapshot once per process, so later test databases boot without running migrations. */
+async function ensurePgliteSnapshot(): Promise<void> {
+  const snapshot = path.join(cacheDir, `pglite-${getSchemaHash()}.tar.gz`);
+  if (fs.existsSync(snapshot)) return;
+  snapshotPromise ??= (async () => {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const raw = await PGlite.create();
+    const db = wrapRaw(raw);
+    await migrate(db);
+    const blob = await raw.dumpDataDir('gzip');
+    fs.mkdirSync(cacheDir, { recursive: true });
+    const tmp = `${snapshot}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, Buffer.from(await blob.arrayBuffer()));
+    fs.renameSync(tmp, snapshot);
+    await raw.close();
+  })();
+  await snapshotPromise;
+}
+
+function wrapRaw(raw: PGlite): Database {
+  const q: Queryable = {
+    query: async (text, params = []) => {
+      const r = await raw.query(text, params);
+      return { rows: r.rows as never[], rowCount: r.affectedRows ?? r.rows.length };
+    },
+    exec: async (sql) => {
+      await raw.exec(sql);
+    },
+  };
+  return {
+    kind: 'pglite',
+    ...q,
+    transaction: (fn) =>
+      raw.transaction((tx) =>
+        fn({
+          query: async (text, params = []) => {
+            const r = await tx.query(text, params);
+            return { rows: r.rows as never[], rowCount: r.affectedRows ?? r.rows.length };
+          },
+          exec: async (sql) => {
+            await tx.exec(sql);
+          },
+        }),
+      ),
+    listen: async () => async () => {},
+    ping: async () => {},
+    close: () => raw.close(),
+  };
+}
+
+async function createPostgresDatabase(): Promise<TestDatabase> {
+  const baseUrl = process.env['TEST_DATABASE_URL'];
+  if (!baseUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `hs_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const db = await openPostgres(url.toString(), { max: 10 });
+  await migrate(db);
+  return {
+    ...db,
+    url: url.toString(),
+    async destroy() {
+      await db.close();
+      const a = new pg.Client({ connectionString: baseUrl });
+      await a.connect();
+      try {
+        await a.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await a.end();
+      }
+    },
+  };
+}
+
+/** A fresh, migrated database of the given kind; call destroy() in afterAll. */
+export async function createTestDatabase(kind: DbKind): Promise<TestDatabase> {
+  return kind === 'postgres' ? createPostgresDatabase() : createPgliteDatabase();
+}
