@@ -38,12 +38,10 @@ export async function buildApp(
         database: { kind: full.db.kind, ok: true, latency_ms: Math.round(performance.now() - started) },
       };
     } catch (e) {
-      return reply
-        .code(503)
-        .send({
-          status: 'degraded',
-          database: { kind: full.db.kind, ok: false, error: (e as Error).message },
-        });
+      return reply.code(503).send({
+        status: 'degraded',
+        database: { kind: full.db.kind, ok: false, error: (e as Error).message },
+      });
     }
   });
 
