@@ -1,4 +1,5 @@
 // The parts of the backend in the order they are registered. Each is one folder of server/.
 import type { AppParts } from './app.ts';
+import { registerRealtime } from './realtime/index.ts';
 
-export const parts: AppParts = [];
+export const parts: AppParts = [registerRealtime];

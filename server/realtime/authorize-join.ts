@@ -1,0 +1,58 @@
+// Decides whether the holder of some JWT claims may join a topic; member channels are checked in SQL as the member.
+import type { JwtClaims } from '../auth/keys.ts';
+import type { Database } from '../db/database.ts';
+import { MEMBER_RESOURCES, type TopicAccess } from './topics.ts';
+
+export type JoinDecision = { ok: true } | { ok: false; reason: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A signed-in member's user id, or undefined for the anon and service roles. */
+export function findMemberId(claims: JwtClaims): string | undefined {
+  return claims.role === 'authenticated' && typeof claims.sub === 'string' && UUID.test(claims.sub)
+    ? claims.sub
+    : undefined;
+}
+
+export async function authorizeJoin(
+  db: Database,
+  access: TopicAccess,
+  claims: JwtClaims,
+  onError: (e: unknown) => void = () => {},
+): Promise<JoinDecision> {
+  if (access.kind === 'public') return { ok: true };
+  if (claims.role === 'service_role') return { ok: true };
+  const memberId = findMemberId(claims);
+  if (!memberId) return { ok: false, reason: 'Sign in to join this channel' };
+  if (access.kind === 'online-users') return { ok: true };
+  const isMember = await checkMembership(db, access, claims, onError);
+  return isMember ? { ok: true } : { ok: false, reason: 'You are not a member of this channel' };
+}
+
+/**
+ * True when the row exists, row-level security lets the member see it, and the member is one of
+ * its two people. A missing table (its migration not there yet) or any error means no.
+ */
+async function checkMembership(
+  db: Database,
+  access: Extract<TopicAccess, { kind: 'member' }>,
+  claims: JwtClaims,
+  onError: (e: unknown) => void,
+): Promise<boolean> {
+  const { table, members } = MEMBER_RESOURCES[access.resource];
+  // Table and column names come from the constant above, never from the request.
+  const sql = `select 1 from ${table} where id = $1 and auth.uid() in (${members[0]}, ${members[1]}) limit 1`;
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.query(
+        `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`,
+        [JSON.stringify(claims)],
+      );
+      const result = await tx.query(sql, [access.id]);
+      return result.rows.length > 0;
+    });
+  } catch (e) {
+    onError(e);
+    return false;
+  }
+}

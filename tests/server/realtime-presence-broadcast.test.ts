@@ -1,0 +1,152 @@
+// Presence and broadcast between real supabase-js clients on the running server.
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { getDatabaseKinds } from '../support/test-databases.ts';
+import { startTestServer, type TestServer } from '../support/test-server.ts';
+import {
+  closeClient,
+  createMember,
+  makeClient,
+  subscribe,
+  waitFor,
+  type Member,
+} from './realtime-support.ts';
+
+describe.each(getDatabaseKinds())('realtime presence and broadcast on %s', (kind) => {
+  let t: TestServer;
+  let alice: Member;
+  let bob: Member;
+  const clients: SupabaseClient[] = [];
+  const client = async (token?: string) => {
+    const c = await makeClient(t, token);
+    clients.push(c);
+    return c;
+  };
+
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+    alice = await createMember(t);
+    bob = await createMember(t);
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map(closeClient));
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('two members see each other on online-users: sync, join and leave within a second', async () => {
+    const a = (await client(alice.token)).channel('online-users');
+    const aJoins: string[] = [];
+    const aLeaves: string[] = [];
+    a.on('presence', { event: 'join' }, ({ key }) => aJoins.push(key))
+      .on('presence', { event: 'leave' }, ({ key }) => aLeaves.push(key))
+      .on('presence', { event: 'sync' }, () => {});
+    expect((await subscribe(a)).status).toBe('SUBSCRIBED');
+    expect(await a.track({ userId: alice.id, lastActivity: 1 })).toBe('ok');
+    await waitFor('alice sees herself', () => a.presenceState()[alice.id]);
+
+    const bobClient = await client(bob.token);
+    const b = bobClient.channel('online-users');
+    b.on('presence', { event: 'sync' }, () => {});
+    expect((await subscribe(b)).status).toBe('SUBSCRIBED');
+    // The state on join already holds alice.
+    await waitFor('bob sees alice from presence_state', () => b.presenceState()[alice.id]);
+    expect(b.presenceState()[alice.id]?.[0]).toMatchObject({ userId: alice.id, lastActivity: 1 });
+
+    const joinedAt = Date.now();
+    expect(await b.track({ userId: bob.id, lastActivity: 2 })).toBe('ok');
+    await waitFor('alice sees bob join', () => aJoins.includes(bob.id), 1000);
+    expect(Date.now() - joinedAt).toBeLessThan(1000);
+    expect(a.presenceState()[bob.id]?.[0]).toMatchObject({ userId: bob.id, lastActivity: 2 });
+
+    const leftAt = Date.now();
+    await closeClient(bobClient);
+    await waitFor('alice sees bob leave', () => aLeaves.includes(bob.id), 1000);
+    expect(Date.now() - leftAt).toBeLessThan(1000);
+    expect(a.presenceState()[bob.id]).toBeUndefined();
+  });
+
+  it('a member cannot appear on online-users as someone else', async () => {
+    const a = (await client(alice.token)).channel('online-users', { config: { presence: { key: bob.id } } });
+    a.on('presence', { event: 'sync' }, () => {});
+    expect((await subscribe(a)).status).toBe('SUBSCRIBED');
+    // The key is forced to the member's own id; a payload naming someone else is refused.
+    expect(await a.track({ userId: bob.id })).toBe('error');
+    expect(await a.track({ userId: alice.id })).toBe('ok');
+    await waitFor('own presence', () => a.presenceState()[alice.id]);
+    expect(a.presenceState()[bob.id]).toBeUndefined();
+  });
+
+  it('untrack makes the member leave for others', async () => {
+    const a = (await client(alice.token)).channel('online-users');
+    a.on('presence', { event: 'sync' }, () => {});
+    const b = (await client(bob.token)).channel('online-users');
+    b.on('presence', { event: 'sync' }, () => {});
+    expect((await subscribe(a)).status).toBe('SUBSCRIBED');
+    expect((await subscribe(b)).status).toBe('SUBSCRIBED');
+    await a.track({ userId: alice.id });
+    await waitFor('bob sees alice', () => b.presenceState()[alice.id]);
+    expect(await a.untrack()).toBe('ok');
+    await waitFor('alice gone for bob', () => !b.presenceState()[alice.id]);
+  });
+
+  it('anonymous visitors cannot join online-users', async () => {
+    const anon = (await client()).channel('online-users');
+    anon.on('presence', { event: 'sync' }, () => {});
+    const outcome = await subscribe(anon);
+    expect(outcome.status).toBe('CHANNEL_ERROR');
+    expect(outcome.error?.message).toMatch(/sign in/i);
+  });
+
+  it('broadcast reaches the other member; self only when asked, ack when asked', async () => {
+    const topic = 'public:room-1';
+    const a = (await client(alice.token)).channel(topic, {
+      config: { broadcast: { self: true, ack: true } },
+    });
+    const b = (await client(bob.token)).channel(topic, { config: { broadcast: { self: false } } });
+    const aGot: unknown[] = [];
+    const bGot: unknown[] = [];
+    a.on('broadcast', { event: 'cursor' }, (m) => aGot.push(m['payload']));
+    b.on('broadcast', { event: 'cursor' }, (m) => bGot.push(m['payload']));
+    expect((await subscribe(a)).status).toBe('SUBSCRIBED');
+    expect((await subscribe(b)).status).toBe('SUBSCRIBED');
+
+    // With ack the server answers, so 'ok' means it was received.
+    expect(await a.send({ type: 'broadcast', event: 'cursor', payload: { x: 1, text: 'héllo 💘' } })).toBe(
+      'ok',
+    );
+    await waitFor('bob receives alice', () => bGot.length === 1);
+    await waitFor('alice receives her own (self)', () => aGot.length === 1);
+    expect(bGot[0]).toEqual({ x: 1, text: 'héllo 💘' });
+    expect(aGot[0]).toEqual({ x: 1, text: 'héllo 💘' });
+
+    await b.send({ type: 'broadcast', event: 'cursor', payload: { x: 2 } });
+    await waitFor('alice receives bob', () => aGot.length === 2);
+    expect(aGot[1]).toEqual({ x: 2 });
+    // Bob did not ask for self: give a stray echo time to arrive, then check there was none.
+    await a.send({ type: 'broadcast', event: 'cursor', payload: { x: 3 } });
+    await waitFor('bob receives the third', () => bGot.length === 2);
+    expect(bGot).toEqual([{ x: 1, text: 'héllo 💘' }, { x: 3 }]);
+  });
+
+  it('broadcast on another topic or event is not delivered', async () => {
+    const a = (await client(alice.token)).channel('public:room-a');
+    const b = (await client(bob.token)).channel('public:room-b');
+    const bGot: unknown[] = [];
+    b.on('broadcast', { event: '*' }, (m) => bGot.push(m));
+    expect((await subscribe(a)).status).toBe('SUBSCRIBED');
+    expect((await subscribe(b)).status).toBe('SUBSCRIBED');
+    const b2 = (await client(alice.token)).channel('public:room-b');
+    const b2Got: unknown[] = [];
+    b2.on('broadcast', { event: 'only-this' }, (m) => b2Got.push(m['payload']));
+    expect((await subscribe(b2)).status).toBe('SUBSCRIBED');
+
+    await a.send({ type: 'broadcast', event: 'x', payload: { n: 1 } });
+    await b.send({ type: 'broadcast', event: 'other', payload: { n: 2 } });
+    await b.send({ type: 'broadcast', event: 'only-this', payload: { n: 3 } });
+    await waitFor('b2 gets its event', () => b2Got.length === 1);
+    expect(b2Got).toEqual([{ n: 3 }]);
+    expect(bGot).toEqual([]);
+  });
+});
