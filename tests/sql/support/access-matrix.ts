@@ -15,6 +15,7 @@
 // update/delete affect it, insert writes a row). It is "denied" when the statement sees or
 // affects nothing or fails with one of deniedCodes (default 42501: RLS or privilege refusal).
 // Every cell runs in its own transaction that is rolled back, so cells never influence each other.
+import crypto from 'node:crypto';
 import type { Queryable } from '../../../server/db/database.ts';
 import { premiumMatrix } from './access-matrix-premium.ts';
 
@@ -69,8 +70,222 @@ export interface MatrixEntry {
   note?: string;
 }
 
+const members: readonly MatrixActor[] = ['owner', 'match', 'liked_by', 'stranger', 'blocked'];
+const nobody: readonly MatrixActor[] = [];
+const ownerOnly: readonly MatrixActor[] = ['owner'];
+
+/** Seeds a row with the given columns and returns its id (a uuid primary key named id). */
+async function insertReturningId(
+  tx: Queryable,
+  table: string,
+  values: Record<string, unknown>,
+): Promise<RowRef> {
+  const columns = Object.keys(values);
+  const r = await tx.query<{ id: string }>(
+    `insert into public."${table}" (${columns.map((c) => `"${c}"`).join(', ')})
+     values (${columns.map((_, i) => `$${i + 1}`).join(', ')}) returning id`,
+    columns.map((c) => values[c]),
+  );
+  return { column: 'id', value: r.rows[0]?.id };
+}
+
 /** Entries for the core tables (profiles, likes, matches, messages, account records...). */
-export const coreMatrix: MatrixEntry[] = [];
+export const coreMatrix: MatrixEntry[] = [
+  {
+    table: 'profiles',
+    note: 'Private row: only its owner reads or edits it; rows come from sign-up and leave with the user.',
+    seed: async (_tx, w) => ({ column: 'id', value: w.ids.owner }),
+    insert: (_w, _a, actorId) => ({ id: actorId ?? crypto.randomUUID() }),
+    update: { column: 'bio', value: () => 'changed' },
+    allowed: { select: ownerOnly, insert: nobody, update: ownerOnly, delete: nobody },
+  },
+  {
+    table: 'public_profiles',
+    note: 'Every member sees it except across a block or report; only triggers write it.',
+    seed: async (_tx, w) => ({ column: 'id', value: w.ids.owner }),
+    insert: (_w, _a, actorId) => ({ id: actorId ?? crypto.randomUUID(), name: 'Forged' }),
+    update: { column: 'bio', value: () => 'changed' },
+    allowed: {
+      select: ['owner', 'match', 'liked_by', 'stranger'],
+      insert: nobody,
+      update: nobody,
+      delete: nobody,
+    },
+  },
+  {
+    table: 'match_preferences',
+    seed: async (tx, w) => {
+      await tx.query('insert into public.match_preferences (user_id) values ($1)', [w.ids.owner]);
+      return { column: 'user_id', value: w.ids.owner };
+    },
+    insert: (w) => ({ user_id: w.ids.owner, min_age: 25 }),
+    update: { column: 'min_age', value: () => 30 },
+    allowed: { select: ownerOnly, insert: ownerOnly, update: ownerOnly, delete: ownerOnly },
+  },
+  {
+    table: 'compatibility_questions',
+    note: 'Seed content: every member reads it; nobody edits it through the API.',
+    seed: async () => ({ column: 'id', value: 1 }),
+    insert: () => ({ id: 9999, category: 'x', text: 'x', options: ['a', 'b'] }),
+    update: { column: 'text', value: () => 'changed' },
+    allowed: { select: members, insert: nobody, update: nobody, delete: nobody },
+  },
+  {
+    table: 'profile_answers',
+    seed: (tx, w) =>
+      insertReturningId(tx, 'profile_answers', {
+        user_id: w.ids.owner,
+        question_id: 1,
+        answer: 0,
+        acceptable_answers: [0, 1],
+        importance: 2,
+      }),
+    insert: (w) => ({
+      user_id: w.ids.owner,
+      question_id: 2,
+      answer: 0,
+      acceptable_answers: [0],
+      importance: 1,
+    }),
+    update: { column: 'importance', value: () => 3 },
+    allowed: { select: ownerOnly, insert: ownerOnly, update: ownerOnly, delete: ownerOnly },
+  },
+  {
+    table: 'subscriptions',
+    note: 'Entitlements: the member reads, only the service role writes.',
+    seed: (tx, w) =>
+      insertReturningId(tx, 'subscriptions', {
+        user_id: w.ids.owner,
+        plan_id: 'premium',
+        billing_cycle: 'monthly',
+        status: 'active',
+      }),
+    insert: (w) => ({ user_id: w.ids.owner, plan_id: 'elite', billing_cycle: 'monthly', status: 'active' }),
+    update: { column: 'plan_id', value: () => 'elite' },
+    allowed: { select: ownerOnly, insert: nobody, update: nobody, delete: nobody },
+  },
+  {
+    table: 'user_interactions',
+    note: "Owner's like of the stranger: the liker and the liked read it; a like is written only in one's own name.",
+    seed: (tx, w) =>
+      insertReturningId(tx, 'user_interactions', {
+        user_id: w.ids.owner,
+        target_id: w.ids.stranger,
+        interaction_type: 'like',
+      }),
+    insert: (w) => ({ user_id: w.ids.owner, target_id: w.ids.stranger, interaction_type: 'like' }),
+    update: { column: 'interaction_type', value: () => 'skip' },
+    allowed: { select: ['owner', 'stranger'], insert: ownerOnly, update: nobody, delete: nobody },
+  },
+  {
+    table: 'blocked_users',
+    note: 'Only the blocker sees or lifts a block; the blocked member is never told.',
+    seed: (tx, w) =>
+      insertReturningId(tx, 'blocked_users', {
+        blocker_id: w.ids.owner,
+        blocked_id: w.ids.stranger,
+        reason: 'x',
+      }),
+    insert: (w) => ({ blocker_id: w.ids.owner, blocked_id: w.ids.stranger, reason: 'x' }),
+    update: { column: 'reason', value: () => 'changed' },
+    allowed: { select: ownerOnly, insert: ownerOnly, update: nobody, delete: ownerOnly },
+  },
+  {
+    table: 'reports',
+    note: "Filed in one's own name, read by the reporter, handled by the operator (service role).",
+    seed: (tx, w) =>
+      insertReturningId(tx, 'reports', {
+        reporter_id: w.ids.owner,
+        reported_id: w.ids.stranger,
+        category: 'spam',
+        details: 'x',
+      }),
+    insert: (w) => ({
+      reporter_id: w.ids.owner,
+      reported_id: w.ids.stranger,
+      category: 'spam',
+      details: 'x',
+    }),
+    update: { column: 'details', value: () => 'changed' },
+    allowed: { select: ownerOnly, insert: ownerOnly, update: nobody, delete: nobody },
+  },
+  {
+    table: 'matches',
+    note: 'Made only by the mutual-like trigger; either member may unmatch.',
+    seed: async (_tx, w) => ({ column: 'id', value: w.matchId }),
+    insert: (w) => ({
+      user_id_1: [w.ids.owner, w.ids.stranger].sort()[0],
+      user_id_2: [w.ids.owner, w.ids.stranger].sort()[1],
+    }),
+    update: { column: 'created_at', value: () => new Date(0).toISOString() },
+    allowed: { select: ['owner', 'match'], insert: nobody, update: nobody, delete: ['owner', 'match'] },
+  },
+  {
+    table: 'conversations',
+    seed: async (_tx, w) => ({ column: 'id', value: w.conversationId }),
+    insert: (w) => ({
+      participant1_id: [w.ids.owner, w.ids.stranger].sort()[0],
+      participant2_id: [w.ids.owner, w.ids.stranger].sort()[1],
+    }),
+    update: { column: 'last_message_at', value: () => new Date(0).toISOString() },
+    allowed: { select: ['owner', 'match'], insert: nobody, update: nobody, delete: nobody },
+  },
+  {
+    table: 'messages',
+    note: 'Seed: match wrote to owner. Insert: the actor writes into the owner-match conversation as themselves.',
+    seed: (tx, w) =>
+      insertReturningId(tx, 'messages', {
+        id: crypto.randomUUID(),
+        conversation_id: w.conversationId,
+        sender_id: w.ids.match,
+        recipient_id: w.ids.owner,
+        content: 'hello',
+      }),
+    insert: (w, actor, actorId) => ({
+      id: crypto.randomUUID(),
+      conversation_id: w.conversationId,
+      sender_id: actorId ?? w.ids.match,
+      recipient_id: actor === 'owner' ? w.ids.match : w.ids.owner,
+      content: 'hi',
+    }),
+    update: { column: 'status', value: () => 'read' },
+    allowed: { select: ['owner', 'match'], insert: ['owner', 'match'], update: ownerOnly, delete: nobody },
+  },
+  {
+    table: 'account_deletion_requests',
+    note: 'Written by the delete-account function (service role); cancelled through cancel_account_deletion().',
+    seed: (tx, w) => insertReturningId(tx, 'account_deletion_requests', { user_id: w.ids.owner }),
+    insert: (w) => ({ user_id: w.ids.owner }),
+    update: { column: 'status', value: () => 'cancelled' },
+    allowed: { select: ownerOnly, insert: nobody, update: nobody, delete: nobody },
+  },
+  {
+    table: 'notifications',
+    note: 'Written by triggers; the owner reads, marks read (read_at only) and deletes.',
+    seed: (tx, w) =>
+      insertReturningId(tx, 'notifications', { user_id: w.ids.owner, type: 'test', title: 'x' }),
+    insert: (w) => ({ user_id: w.ids.owner, type: 'test', title: 'forged' }),
+    update: { column: 'read_at', value: () => new Date().toISOString() },
+    allowed: { select: ownerOnly, insert: nobody, update: ownerOnly, delete: ownerOnly },
+  },
+  {
+    table: 'security_events',
+    note: 'Written through log_security_event(); read by the service role only.',
+    seed: (tx, w) => insertReturningId(tx, 'security_events', { user_id: w.ids.owner, event: 'page_visit' }),
+    insert: (w) => ({ user_id: w.ids.owner, event: 'forged' }),
+    update: { column: 'event', value: () => 'changed' },
+    allowed: { select: nobody, insert: nobody, update: nobody, delete: nobody },
+  },
+  {
+    table: 'newsletter_subscribers',
+    note: 'Written through subscribe_newsletter(); read by the service role only.',
+    seed: (tx) =>
+      insertReturningId(tx, 'newsletter_subscribers', { email: `n-${crypto.randomUUID()}@example.test` }),
+    insert: () => ({ email: 'forged@example.test' }),
+    update: { column: 'email', value: () => 'changed@example.test' },
+    allowed: { select: nobody, insert: nobody, update: nobody, delete: nobody },
+  },
+];
 
 /** Every entry: core and premium. */
 export function getAllMatrixEntries(): MatrixEntry[] {
