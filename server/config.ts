@@ -27,6 +27,13 @@ export const configSchema = z.object({
   /** Comma-separated proxy addresses whose X-Forwarded-For is honoured. */
   TRUSTED_PROXIES: z.string().default(''),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86400).default(3600),
+  /** Auth rate limit: sign-in, sign-up, recover and verify calls per window, per client address and per e-mail. */
+  AUTH_RATE_LIMIT_MAX: z.coerce.number().int().min(1).max(100000).default(10),
+  AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(10),
+  /** Lifetime of mailed sign-up confirmation and password-reset links. */
+  AUTH_LINK_TTL_SECONDS: z.coerce.number().int().min(60).max(604800).default(3600),
+  /** Base delay before a failed SMTP delivery is retried (doubling per attempt). */
+  MAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   DELETION_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(30),
   OPERATOR_NAME: z.string().default('The operator of this HeartSync instance'),
   OPERATOR_CONTACT: z.string().default('privacy@localhost'),

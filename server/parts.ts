@@ -1,5 +1,7 @@
 // The parts of the backend in the order they are registered. Each is one folder of server/.
 import type { AppParts } from './app.ts';
+import { registerAuth } from './auth/auth-part.ts';
+import { registerMail } from './mail/mail-part.ts';
 import { registerRealtime } from './realtime/index.ts';
 
-export const parts: AppParts = [registerRealtime];
+export const parts: AppParts = [registerMail, registerAuth, registerRealtime];

@@ -1,0 +1,65 @@
+-- The self-contained auth service's own tables (sessions, refresh tokens, one-time mail-link tokens)
+-- and the mail queue/outbox. Idempotent: applied at every boot before the migrations. Never applied on
+-- Supabase, whose GoTrue keeps its own. No API role is granted anything here: only the server reads them.
+
+create table if not exists auth.sessions (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  -- How the session was opened: password, otp (sign-up link) or recovery (reset link).
+  amr_method text not null,
+  aal text not null default 'aal1',
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  refreshed_at timestamptz,
+  user_agent text,
+  ip text
+);
+create index if not exists sessions_user_id_idx on auth.sessions (user_id);
+
+-- One row per refresh token ever issued; a session's rows form its rotation family.
+create table if not exists auth.refresh_tokens (
+  id bigserial primary key,
+  token_hash text not null unique,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  session_id uuid not null references auth.sessions (id) on delete cascade,
+  parent_hash text,
+  revoked boolean not null default false,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+create index if not exists refresh_tokens_session_id_idx on auth.refresh_tokens (session_id);
+
+-- Mailed links (sign-up confirmation, recovery): only the sha256 of the token is kept; single use.
+create table if not exists auth.one_time_tokens (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  token_type text not null check (token_type in ('signup', 'recovery')),
+  token_hash text not null unique,
+  -- The password chosen at this sign-up, applied when this link is the one confirmed (see decisions).
+  password_hash text,
+  created_at timestamptz not null default now(),
+  expires_at timestamptz not null
+);
+create index if not exists one_time_tokens_user_id_idx on auth.one_time_tokens (user_id);
+
+create schema if not exists mail;
+
+-- Every mail the server sends: the outbox in development, the retry queue when SMTP is configured.
+create table if not exists mail.messages (
+  id uuid primary key,
+  to_address text not null,
+  subject text not null,
+  text_body text not null,
+  html_body text not null,
+  -- stored: outbox only (no SMTP); pending: waiting for (re)delivery; sent; failed: gave up.
+  status text not null check (status in ('stored', 'pending', 'sent', 'failed')),
+  attempts integer not null default 0,
+  next_attempt_at timestamptz,
+  last_error text,
+  created_at timestamptz not null default now(),
+  sent_at timestamptz
+);
+create index if not exists messages_pending_idx on mail.messages (next_attempt_at) where status = 'pending';
+
+revoke all on auth.sessions, auth.refresh_tokens, auth.one_time_tokens from anon, authenticated;
+revoke all on schema mail from anon, authenticated;

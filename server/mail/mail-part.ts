@@ -1,0 +1,91 @@
+// The mail part: one Mailer per server (shared through getMailer), its shutdown, and the /_outbox pages.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { createMailer, type Mailer } from './mailer.ts';
+
+const mailers = new WeakMap<object, Mailer>();
+
+/** The server's mailer; made on first use. */
+export function getMailer(ctx: Pick<AppContext, 'config' | 'db' | 'log'>): Mailer {
+  let m = mailers.get(ctx);
+  if (!m) {
+    m = createMailer(ctx);
+    mailers.set(ctx, m);
+  }
+  return m;
+}
+
+interface OutboxRow {
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  status: string;
+  attempts: number;
+  created_at: Date;
+  sent_at: Date | null;
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+export async function registerMail(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const mailer = getMailer(ctx);
+  app.addHook('onClose', async () => {
+    await mailer.close();
+  });
+  // The outbox shows every mail with its live links: only for development and demo instances.
+  if (!ctx.config.outbox) return;
+
+  async function listMessages(): Promise<OutboxRow[]> {
+    const r = await ctx.db.query<OutboxRow>(
+      `select id, to_address, subject, text_body, html_body, status, attempts, created_at, sent_at
+       from mail.messages order by created_at desc, id limit 200`,
+    );
+    return r.rows;
+  }
+
+  app.get('/_outbox/messages.json', async (_req, reply) => {
+    const rows = await listMessages();
+    reply.header('cache-control', 'no-store');
+    return rows.map((m) => ({
+      id: m.id,
+      to: m.to_address,
+      subject: m.subject,
+      text: m.text_body,
+      html: m.html_body,
+      status: m.status,
+      attempts: m.attempts,
+      created_at: new Date(m.created_at).toISOString(),
+      sent_at: m.sent_at ? new Date(m.sent_at).toISOString() : null,
+    }));
+  });
+
+  app.get('/_outbox', async (_req, reply) => {
+    const rows = await listMessages();
+    const origin = ctx.config.publicUrl;
+    const items = rows.map((m) => {
+      const links = [...m.text_body.matchAll(/https?:\/\/\S+/g)]
+        .map((x) => x[0])
+        .filter((l) => l.startsWith(`${origin}/`));
+      return [
+        '<article>',
+        `<h2>${escapeHtml(m.subject)}</h2>`,
+        `<p>To: ${escapeHtml(m.to_address)} · ${escapeHtml(new Date(m.created_at).toISOString())} · ${escapeHtml(m.status)}</p>`,
+        ...links.map((l) => `<p><a href="${escapeHtml(l)}">Open the link in this mail</a></p>`),
+        `<pre>${escapeHtml(m.text_body)}</pre>`,
+        '</article><hr>',
+      ].join('\n');
+    });
+    reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+    return [
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>HeartSync outbox</title></head><body>',
+      '<h1>Outbox</h1>',
+      '<p>Mails this development instance would have sent. Set SMTP_URL to send real mail.</p>',
+      rows.length === 0 ? '<p>No mail yet.</p>' : items.join('\n'),
+      '</body></html>',
+    ].join('\n');
+  });
+}

@@ -1,0 +1,91 @@
+// Helpers for the auth tests: a supabase-js client as the PWA makes it, the outbox, and mailed links.
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import ws from 'ws';
+import type { TestServer } from '../support/test-server.ts';
+
+export function createAuthClient(t: { url: string; anonKey: string }, key = t.anonKey): SupabaseClient {
+  // Node 20 has no WebSocket: supabase-js builds a realtime client even when only auth is used.
+  return createClient(t.url, key, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: ws as never },
+  });
+}
+
+export interface OutboxMessage {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  status: string;
+  attempts: number;
+  created_at: string;
+}
+
+export async function getOutbox(t: TestServer): Promise<OutboxMessage[]> {
+  const res = await fetch(`${t.url}/_outbox/messages.json`);
+  if (!res.ok) throw new Error(`outbox answered ${res.status}`);
+  return (await res.json()) as OutboxMessage[];
+}
+
+export async function getMailsTo(t: TestServer, to: string): Promise<OutboxMessage[]> {
+  return (await getOutbox(t)).filter((m) => m.to === to);
+}
+
+/** The verify link of the newest mail to that address; throws when there is none. */
+export async function getLatestLink(t: TestServer, to: string, type: 'signup' | 'recovery'): Promise<string> {
+  const mails = await getMailsTo(t, to);
+  for (const m of mails) {
+    const link = findVerifyLink(m.text, type);
+    if (link) return link;
+  }
+  throw new Error(`no ${type} mail to ${to}`);
+}
+
+export function findVerifyLink(text: string, type: 'signup' | 'recovery'): string | undefined {
+  for (const match of text.matchAll(/https?:\/\/\S+/g)) {
+    const url = new URL(match[0]);
+    if (url.pathname === '/auth/v1/verify' && url.searchParams.get('type') === type) return url.toString();
+  }
+  return undefined;
+}
+
+export interface FollowedLink {
+  status: number;
+  location: URL;
+  fragment: URLSearchParams;
+  body: string;
+}
+
+/** Opens a mailed link like a browser would, without following the redirect. */
+export async function followLink(link: string): Promise<FollowedLink> {
+  const res = await fetch(link, { redirect: 'manual' });
+  const location = new URL(res.headers.get('location') ?? 'about:blank');
+  return {
+    status: res.status,
+    location,
+    fragment: new URLSearchParams(location.hash.replace(/^#/, '')),
+    body: await res.text(),
+  };
+}
+
+let counter = 0;
+export function makeEmail(prefix = 'member'): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}@example.test`;
+}
+
+/** Signs up through supabase-js and confirms through the mailed link; returns the fragment's tokens. */
+export async function signUpConfirmed(t: TestServer, email: string, password: string, name = 'Test Member') {
+  const client = createAuthClient(t);
+  const { error } = await client.auth.signUp({
+    email,
+    password,
+    options: { data: { name }, emailRedirectTo: `${t.url}/auth/callback?type=signup` },
+  });
+  if (error) throw error;
+  const followed = await followLink(await getLatestLink(t, email, 'signup'));
+  if (!followed.fragment.get('access_token'))
+    throw new Error(`confirmation failed: ${followed.location.toString()}`);
+  return followed;
+}
