@@ -3,5 +3,6 @@ import type { AppParts } from './app.ts';
 import { registerAuth } from './auth/auth-part.ts';
 import { registerMail } from './mail/mail-part.ts';
 import { registerRealtime } from './realtime/index.ts';
+import { registerStorage } from './storage/storage-part.ts';
 
-export const parts: AppParts = [registerMail, registerAuth, registerRealtime];
+export const parts: AppParts = [registerMail, registerAuth, registerRealtime, registerStorage];

@@ -1,0 +1,49 @@
+// Tokens of signed object URLs: HS256 with a storage-only key in DATA_DIR, so a signed-URL token can
+// never be used as an API access token (those are ES256 from ctx.keys).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as jose from 'jose';
+
+export interface SignedUrlSigner {
+  sign(claims: { bucket: string; name: string; version: string }, expiresInSeconds: number): Promise<string>;
+  /** Returns the claims when the token is valid for this object key; undefined otherwise. */
+  findClaims(token: string, bucket: string, name: string): Promise<{ version: string } | undefined>;
+}
+
+const AUDIENCE = 'storage-signed-url';
+
+export function loadOrCreateSigner(dataDir: string): SignedUrlSigner {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'storage-url-key');
+  let secret: Buffer;
+  try {
+    secret = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64url');
+  } catch {
+    secret = crypto.randomBytes(32);
+    fs.writeFileSync(file, secret.toString('base64url'), { mode: 0o600 });
+  }
+  if (secret.length < 32) throw new Error(`${file} holds a key shorter than 32 bytes`);
+  return {
+    async sign({ bucket, name, version }, expiresInSeconds) {
+      return new jose.SignJWT({ url: `${bucket}/${name}`, v: version })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setAudience(AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + expiresInSeconds)
+        .sign(secret);
+    },
+    async findClaims(token, bucket, name) {
+      try {
+        const { payload } = await jose.jwtVerify(token, secret, {
+          algorithms: ['HS256'],
+          audience: AUDIENCE,
+        });
+        if (payload['url'] !== `${bucket}/${name}` || typeof payload['v'] !== 'string') return undefined;
+        return { version: payload['v'] };
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
