@@ -1,21 +1,157 @@
-// The app shell: routes are added here by each feature.
-import { BrowserRouter, Route, Routes } from 'react-router-dom';
+// The app shell: providers, the security wrapper, the full-screen loading rule and the routes table of spec §2.
+import { QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useParams } from 'react-router-dom';
+import LandingPage from '../features/landing/landing-page.tsx';
+import { PublicLayout } from '../features/landing/public-layout.tsx';
+import {
+  ArticlePlaceholderPage,
+  MemberPlaceholderPage,
+  PLACEHOLDERS,
+} from '../features/member-placeholders/member-placeholder-page.tsx';
+import { ThemeProvider } from '../ui/theme-context.tsx';
+import { Toaster } from '../ui/toaster.tsx';
+import { AuthProvider, useAuth } from './auth-context.tsx';
+import { CookieBanner } from './cookie-banner.tsx';
+import { ErrorBoundary } from './error-boundary.tsx';
+import { HomeRedirect, RequireAuth } from './guards.tsx';
+import { FullScreenLoading, PageLoading } from './loading-screen.tsx';
+import { MemberLayout } from './member-layout.tsx';
+import { createQueryClient } from './query-client.ts';
+import { SecurityWrapper } from './security-wrapper.tsx';
 
-function Home() {
+const LoginPage = lazy(() => import('../features/accounts/login-page.tsx'));
+const SignupPage = lazy(() => import('../features/accounts/signup-page.tsx'));
+const ForgotPasswordPage = lazy(() => import('../features/accounts/forgot-password-page.tsx'));
+const ResetPasswordPage = lazy(() => import('../features/accounts/reset-password-page.tsx'));
+const AuthCallbackPage = lazy(() => import('../features/accounts/auth-callback-page.tsx'));
+const EmailConfirmationPendingPage = lazy(
+  () => import('../features/accounts/email-confirmation-pending-page.tsx'),
+);
+const AccountPage = lazy(() => import('../features/settings/account-page.tsx'));
+
+const product = () => import('../features/public-pages/product-pages.tsx');
+const help = () => import('../features/public-pages/help-pages.tsx');
+const legal = () => import('../features/public-pages/legal-pages.tsx');
+const AiFeaturesPage = lazy(() => product().then((m) => ({ default: m.AiFeaturesPage })));
+const HowItWorksPage = lazy(() => product().then((m) => ({ default: m.HowItWorksPage })));
+const SuccessStoriesPage = lazy(() => product().then((m) => ({ default: m.SuccessStoriesPage })));
+const CompareAppsPage = lazy(() => product().then((m) => ({ default: m.CompareAppsPage })));
+const CommunityPage = lazy(() => product().then((m) => ({ default: m.CommunityPage })));
+const SafetyCenterPage = lazy(() => help().then((m) => ({ default: m.SafetyCenterPage })));
+const HelpPage = lazy(() => help().then((m) => ({ default: m.HelpPage })));
+const ContactPage = lazy(() => help().then((m) => ({ default: m.ContactPage })));
+const ManageSubscriptionPage = lazy(() => help().then((m) => ({ default: m.ManageSubscriptionPage })));
+const TermsPage = lazy(() => legal().then((m) => ({ default: m.TermsPage })));
+const PrivacyPage = lazy(() => legal().then((m) => ({ default: m.PrivacyPage })));
+const CookiesPage = lazy(() => legal().then((m) => ({ default: m.CookiesPage })));
+const NotFoundPage = lazy(() => legal().then((m) => ({ default: m.NotFoundPage })));
+
+/** Routes signed-in members reach through the guard wrapping the page (spec §2). */
+const GUARDED_PLACEHOLDERS = [
+  '/find-matches',
+  '/match-list',
+  '/likes',
+  '/messages',
+  '/profile',
+  '/agent-settings',
+  '/pricing',
+  '/dating-resources',
+  '/dashboard',
+  '/notifications',
+];
+/** Routes that redirect to /login when signed out. */
+const SIGNED_IN_ONLY = ['/profile-builder', '/checkout', '/payment-success'];
+
+/** The full-screen 'Loading...' while auth loads, unless an e-mail confirmation is pending. */
+function AuthGate({ children }: { children: ReactNode }) {
+  const { isLoading, pendingEmailConfirmation } = useAuth();
+  if (isLoading && !pendingEmailConfirmation) return <FullScreenLoading />;
+  return children;
+}
+
+function ArticleRoute() {
+  const { slug = '' } = useParams();
+  return <ArticlePlaceholderPage slug={slug} />;
+}
+
+function Guarded() {
   return (
-    <main className="mx-auto max-w-2xl p-8">
-      <h1 className="text-3xl font-bold text-rose-600">HeartSync</h1>
-      <p className="mt-2">AI-powered premium dating</p>
-    </main>
+    <RequireAuth>
+      <MemberLayout />
+    </RequireAuth>
+  );
+}
+
+function placeholder(path: string) {
+  const info = PLACEHOLDERS[path];
+  return info ? <MemberPlaceholderPage info={info} /> : <Navigate to="/" replace />;
+}
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Routes>
+        <Route element={<PublicLayout />}>
+          <Route index element={<LandingPage />} />
+          <Route path="ai-features" element={<AiFeaturesPage />} />
+          <Route path="how-it-works" element={<HowItWorksPage />} />
+          <Route path="success-stories" element={<SuccessStoriesPage />} />
+          <Route path="compare-apps" element={<CompareAppsPage />} />
+          <Route path="community" element={<CommunityPage />} />
+          <Route path="safety-center" element={<SafetyCenterPage />} />
+          <Route path="help" element={<HelpPage />} />
+          <Route path="contact" element={<ContactPage />} />
+          <Route path="terms" element={<TermsPage />} />
+          <Route path="privacy" element={<PrivacyPage />} />
+          <Route path="cookies" element={<CookiesPage />} />
+          <Route path="manage-subscription" element={<ManageSubscriptionPage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+        <Route path="login" element={<LoginPage />} />
+        <Route path="signup" element={<SignupPage />} />
+        <Route path="forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="reset-password" element={<ResetPasswordPage />} />
+        <Route path="auth/callback" element={<AuthCallbackPage />} />
+        <Route path="email-confirmation-pending" element={<EmailConfirmationPendingPage />} />
+        <Route path="home" element={<HomeRedirect />} />
+        <Route element={<Guarded />}>
+          <Route path="account" element={<AccountPage />} />
+          <Route path="articles/:slug" element={<ArticleRoute />} />
+          {[...GUARDED_PLACEHOLDERS, ...SIGNED_IN_ONLY].map((p) => (
+            <Route key={p} path={p.slice(1)} element={placeholder(p)} />
+          ))}
+        </Route>
+      </Routes>
+    </Suspense>
+  );
+}
+
+function Providers({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ThemeProvider>
+        <AuthProvider>{children}</AuthProvider>
+      </ThemeProvider>
+    </QueryClientProvider>
   );
 }
 
 export function App() {
   return (
-    <BrowserRouter>
-      <Routes>
-        <Route path="*" element={<Home />} />
-      </Routes>
-    </BrowserRouter>
+    <ErrorBoundary>
+      <BrowserRouter>
+        <SecurityWrapper>
+          <Providers>
+            <AuthGate>
+              <AppRoutes />
+            </AuthGate>
+            <Toaster />
+            <CookieBanner />
+          </Providers>
+        </SecurityWrapper>
+      </BrowserRouter>
+    </ErrorBoundary>
   );
 }

@@ -1,0 +1,126 @@
+// Auth state for the whole app (session, user, isAuthenticated, isLoading) and the effects of spec §4 auth events.
+import type { Session, User } from '@supabase/supabase-js';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { getSupabase } from '../data/supabase-client.ts';
+import {
+  PENDING_EMAIL_ADDRESS_KEY,
+  PENDING_EMAIL_CONFIRMATION_KEY,
+  readSessionFlag,
+} from './pending-confirmation.ts';
+
+export interface AuthState {
+  session: Session | null;
+  user: User | null;
+  isAuthenticated: boolean;
+  isLoading: boolean;
+  pendingEmailConfirmation: boolean;
+  /** Set when the backend could not be reached at start. */
+  loadError: string | null;
+}
+
+const AuthContext = createContext<AuthState | undefined>(undefined);
+
+/** Clears a pause whose end date has passed (at sign-in and app start). */
+async function reactivateExpiredPause(): Promise<void> {
+  const sb = await getSupabase();
+  const { error } = await sb.rpc('reactivate_expired_pause');
+  if (error) console.debug('[auth] pause expiry check failed', error.message);
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const [session, setSession] = useState<Session | null>(null);
+  const [initialised, setInitialised] = useState(false);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [pending, setPending] = useState(() => readSessionFlag(PENDING_EMAIL_CONFIRMATION_KEY) === 'true');
+
+  useEffect(() => {
+    let unsubscribe: (() => void) | undefined;
+    let cancelled = false;
+    getSupabase()
+      .then(async (sb) => {
+        if (cancelled) return;
+        const { data } = sb.auth.onAuthStateChange((event, next) => {
+          switch (event) {
+            case 'INITIAL_SESSION':
+              setSession(next);
+              setInitialised(true);
+              if (next) void reactivateExpiredPause();
+              break;
+            case 'SIGNED_IN':
+              console.info('[auth] signed in', next?.user.id);
+              setSession(next);
+              setInitialised(true);
+              void reactivateExpiredPause();
+              break;
+            case 'SIGNED_OUT':
+              console.info('[auth] signed out');
+              setSession(null);
+              try {
+                sessionStorage.removeItem(PENDING_EMAIL_CONFIRMATION_KEY);
+                sessionStorage.removeItem(PENDING_EMAIL_ADDRESS_KEY);
+              } catch {
+                /* storage unavailable */
+              }
+              setPending(false);
+              navigate('/');
+              break;
+            case 'USER_UPDATED':
+              console.info('[auth] user updated');
+              setSession(next);
+              break;
+            case 'PASSWORD_RECOVERY':
+              setSession(next);
+              navigate('/reset-password');
+              break;
+            case 'TOKEN_REFRESHED':
+              setSession(next);
+              break;
+          }
+        });
+        unsubscribe = () => data.subscription.unsubscribe();
+      })
+      .catch((e: unknown) => {
+        setLoadError(e instanceof Error ? e.message : String(e));
+        setInitialised(true);
+      });
+    return () => {
+      cancelled = true;
+      unsubscribe?.();
+    };
+  }, [navigate]);
+
+  // The pending flag is written by the sign-up and auth callback pages; re-read it when storage changes.
+  useEffect(() => {
+    const sync = () => setPending(readSessionFlag(PENDING_EMAIL_CONFIRMATION_KEY) === 'true');
+    window.addEventListener('heartsync:pending-confirmation', sync);
+    return () => window.removeEventListener('heartsync:pending-confirmation', sync);
+  }, []);
+
+  const value = useMemo<AuthState>(
+    () => ({
+      session,
+      user: session?.user ?? null,
+      isAuthenticated: session !== null,
+      // Loading lasts until the first session check, and while an e-mail confirmation is pending.
+      isLoading: !initialised || (pending && session === null),
+      pendingEmailConfirmation: pending,
+      loadError,
+    }),
+    [session, initialised, pending, loadError],
+  );
+  return <AuthContext value={value}>{children}</AuthContext>;
+}
+
+export function useAuth(): AuthState {
+  const ctx = useContext(AuthContext);
+  if (!ctx) throw new Error('useAuth outside AuthProvider');
+  return ctx;
+}
+
+/** True once the initial session check has finished (ignores a pending confirmation). */
+export function useAuthReady(): boolean {
+  const { isLoading, pendingEmailConfirmation, session } = useAuth();
+  return !isLoading || (pendingEmailConfirmation && session === null);
+}

@@ -1,0 +1,21 @@
+// Route guards of spec §2: signed-in only pages redirect to /login with the wanted path as redirectTo.
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { useAuth } from './auth-context.tsx';
+import { PageLoading } from './loading-screen.tsx';
+
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const { isAuthenticated, isLoading, pendingEmailConfirmation } = useAuth();
+  const location = useLocation();
+  if (isLoading && !pendingEmailConfirmation) return <PageLoading />;
+  if (!isAuthenticated)
+    return <Navigate to="/login" replace state={{ redirectTo: location.pathname + location.search }} />;
+  return children;
+}
+
+/** /home: the profile builder for members, sign-in for visitors. */
+export function HomeRedirect() {
+  const { isAuthenticated, isLoading, pendingEmailConfirmation } = useAuth();
+  if (isLoading && !pendingEmailConfirmation) return <PageLoading />;
+  return <Navigate to={isAuthenticated ? '/profile-builder' : '/login'} replace />;
+}

@@ -1,0 +1,108 @@
+// Startup security checks of spec §8 ('Initializing security...'): response headers, inline code, page events. Nothing is blocked.
+import { useEffect, useState, type ReactNode } from 'react';
+import { useLocation } from 'react-router-dom';
+import { allowsAnalytics } from '../domain/cookie-consent.ts';
+import { readCookieConsent } from './cookie-banner.tsx';
+import { FullScreenLoading } from './loading-screen.tsx';
+import { logSecurityEvent } from './security-log.ts';
+
+const REQUIRED_HEADERS = [
+  'content-security-policy',
+  'x-frame-options',
+  'x-content-type-options',
+  'referrer-policy',
+  'strict-transport-security',
+] as const;
+
+/** Warnings for a set of response headers (pure; exported for tests). */
+export function getHeaderWarnings(headers: Headers): string[] {
+  const warnings: string[] = [];
+  for (const name of REQUIRED_HEADERS)
+    if (!headers.get(name)) warnings.push(`Missing security header: ${name}`);
+  const csp = headers.get('content-security-policy');
+  if (csp) {
+    if (!/default-src\s+'self'/.test(csp)) warnings.push("CSP lacks default-src 'self'");
+    if (/'unsafe-inline'/.test(csp)) warnings.push('CSP contains unsafe-inline');
+    if (/'unsafe-eval'/.test(csp)) warnings.push('CSP contains unsafe-eval');
+  }
+  return warnings;
+}
+
+function scanInlineCode(): string[] {
+  const found: string[] = [];
+  document.querySelectorAll('script:not([src])').forEach(() => found.push('inline script'));
+  document.querySelectorAll('style').forEach((s) => {
+    // Vite's dev server injects styles; the built app links its CSS.
+    if (!s.dataset['viteDevId']) found.push('inline style');
+  });
+  document.querySelectorAll('*').forEach((el) => {
+    for (const attr of el.getAttributeNames())
+      if (/^on[a-z]+$/.test(attr)) found.push(`inline handler ${attr}`);
+  });
+  return found;
+}
+
+async function runStartupChecks(): Promise<void> {
+  try {
+    const res = await fetch(window.location.href, { method: 'HEAD', cache: 'no-store' });
+    const warnings = getHeaderWarnings(res.headers);
+    if (warnings.length > 0) {
+      for (const w of warnings) console.warn(`[security] ${w}`);
+      logSecurityEvent('security_header_warnings', { warnings });
+    }
+  } catch {
+    console.warn('[security] Could not validate security headers');
+  }
+  const inline = scanInlineCode();
+  if (inline.length > 0) {
+    console.warn('[security] inline code found', inline);
+    logSecurityEvent('csp_violations_detected', { found: inline.slice(0, 20) });
+  }
+}
+
+export function SecurityWrapper({ children }: { children: ReactNode }) {
+  const [ready, setReady] = useState(false);
+  const location = useLocation();
+
+  useEffect(() => {
+    let done = false;
+    runStartupChecks()
+      .catch((e: unknown) =>
+        logSecurityEvent('security_initialization_failed', {
+          message: e instanceof Error ? e.message : String(e),
+        }),
+      )
+      .finally(() => {
+        if (done) return;
+        logSecurityEvent('enhanced_security_provider_initialized');
+        setReady(true);
+      });
+    const onVisibility = () => logSecurityEvent(document.hidden ? 'page_hidden' : 'page_visible');
+    const onUnload = () => logSecurityEvent('page_unload');
+    const onCsp = (e: SecurityPolicyViolationEvent) =>
+      logSecurityEvent('csp_violations_detected', { directive: e.effectiveDirective, blocked: e.blockedURI });
+    document.addEventListener('visibilitychange', onVisibility);
+    window.addEventListener('pagehide', onUnload);
+    document.addEventListener('securitypolicyviolation', onCsp);
+    return () => {
+      done = true;
+      document.removeEventListener('visibilitychange', onVisibility);
+      window.removeEventListener('pagehide', onUnload);
+      document.removeEventListener('securitypolicyviolation', onCsp);
+    };
+  }, []);
+
+  // page_visit only with analytics consent (nothing optional before consent).
+  useEffect(() => {
+    if (!allowsAnalytics(readCookieConsent())) return;
+    logSecurityEvent('page_visit', {
+      path: location.pathname,
+      referrer: document.referrer,
+      userAgent: navigator.userAgent,
+      timestamp: new Date().toISOString(),
+    });
+  }, [location.pathname]);
+
+  if (!ready) return <FullScreenLoading text="Initializing security..." />;
+  return children;
+}

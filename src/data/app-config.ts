@@ -1,0 +1,47 @@
+// Where the PWA finds its backend: build-time VITE_* values (hosted mode) or /app-config.json (self-contained mode).
+
+export interface AppConfig {
+  supabaseUrl: string;
+  anonKey: string;
+  powersyncUrl?: string;
+  /** Who runs this instance, for the legal pages; optional. */
+  operatorName?: string;
+  operatorContact?: string;
+}
+
+let pending: Promise<AppConfig> | undefined;
+
+function readBuildTimeConfig(): AppConfig | undefined {
+  const url = import.meta.env['VITE_SUPABASE_URL'] as string | undefined;
+  const anonKey = import.meta.env['VITE_SUPABASE_ANON_KEY'] as string | undefined;
+  if (!url || !anonKey) return undefined;
+  const powersyncUrl = import.meta.env['VITE_POWERSYNC_URL'] as string | undefined;
+  return { supabaseUrl: url, anonKey, ...(powersyncUrl ? { powersyncUrl } : {}) };
+}
+
+async function fetchRuntimeConfig(): Promise<AppConfig> {
+  const res = await fetch('/app-config.json', { headers: { accept: 'application/json' } });
+  if (!res.ok) throw new Error(`Could not load /app-config.json (${res.status})`);
+  const body = (await res.json()) as Partial<AppConfig>;
+  if (typeof body.supabaseUrl !== 'string' || typeof body.anonKey !== 'string')
+    throw new Error('/app-config.json lacks supabaseUrl or anonKey');
+  return {
+    supabaseUrl: body.supabaseUrl,
+    anonKey: body.anonKey,
+    ...(typeof body.powersyncUrl === 'string' ? { powersyncUrl: body.powersyncUrl } : {}),
+    ...(typeof body.operatorName === 'string' ? { operatorName: body.operatorName } : {}),
+    ...(typeof body.operatorContact === 'string' ? { operatorContact: body.operatorContact } : {}),
+  };
+}
+
+/** The configuration, loaded once; a failed load is retried on the next call. */
+export function getAppConfig(): Promise<AppConfig> {
+  if (!pending) {
+    const built = readBuildTimeConfig();
+    pending = built ? Promise.resolve(built) : fetchRuntimeConfig();
+    pending.catch(() => {
+      pending = undefined;
+    });
+  }
+  return pending;
+}

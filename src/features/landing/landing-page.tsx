@@ -1,0 +1,107 @@
+// The landing page: rotating headline, the promise, three feature cards, Start Your Journey and the instance's real figures.
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { PublicStats } from './public-stats.tsx';
+
+export const ROTATING_PHRASES = ['Perfect Match', 'Soulmate', 'True Love'] as const;
+const ROTATE_MS = 3000;
+
+const FEATURES = [
+  {
+    title: 'Smart Matching',
+    summary: 'Compatibility from what you value, not just a photo.',
+    details:
+      'Your answers to compatibility questions, your interests and your relationship goals are weighed on both sides, so you see people whose preferences include you too. Every score comes with the reasons behind it.',
+    icon: '💞',
+  },
+  {
+    title: 'Safe & Secure',
+    summary: 'Your exact location and contact details stay private.',
+    details:
+      'Others see your first name, age, photos and city, and a distance rounded to a band, never your address or exact position. Photos are stripped of location data, and blocking or reporting hides you both instantly.',
+    icon: '🛡️',
+  },
+  {
+    title: 'Real Results',
+    summary: 'Conversations that start from something you share.',
+    details:
+      'Matches happen only when both of you say yes. AI help suggests openers from your shared interests and keeps working offline, so a slow network never stops a good conversation.',
+    icon: '✨',
+  },
+];
+
+function RotatingPhrase() {
+  const [i, setI] = useState(0);
+  useEffect(() => {
+    const t = setInterval(() => setI((n) => (n + 1) % ROTATING_PHRASES.length), ROTATE_MS);
+    return () => clearInterval(t);
+  }, []);
+  return (
+    <span key={i} className="rotating-word block text-primary" aria-live="off">
+      {ROTATING_PHRASES[i]}
+    </span>
+  );
+}
+
+export default function LandingPage() {
+  return (
+    <main id="main">
+      <section className="mx-auto max-w-6xl px-4 pt-16 pb-12 text-center md:pt-24">
+        <h1 className="text-4xl font-extrabold tracking-tight md:text-6xl">
+          Find Your <RotatingPhrase />
+        </h1>
+        <p className="mx-auto mt-6 max-w-2xl text-lg text-muted">
+          Intelligent matching for meaningful relationships. HeartSync learns what matters to you and
+          introduces you to people who want the same.
+        </p>
+        <div className="mt-8 flex flex-wrap justify-center gap-3">
+          <Link to="/signup" className="btn-primary px-6 py-3 text-lg">
+            Start Your Journey
+          </Link>
+          <Link to="/how-it-works" className="btn-secondary px-6 py-3 text-lg">
+            How It Works
+          </Link>
+        </div>
+      </section>
+
+      <section aria-labelledby="features-heading" className="mx-auto max-w-6xl px-4 py-12">
+        <h2 id="features-heading" className="text-center text-3xl font-bold">
+          Why HeartSync
+        </h2>
+        <ul className="mt-8 grid gap-6 md:grid-cols-3">
+          {FEATURES.map((f) => (
+            <li
+              key={f.title}
+              className="group card focus-within:ring-2 focus-within:ring-primary"
+              tabIndex={0}
+            >
+              <p className="text-3xl" aria-hidden="true">
+                {f.icon}
+              </p>
+              <h3 className="mt-3 text-xl font-semibold">{f.title}</h3>
+              <p className="mt-2 text-muted">{f.summary}</p>
+              <p
+                className="mt-3 hidden text-sm group-hover:block group-focus:block"
+                data-testid="feature-details"
+              >
+                {f.details}
+              </p>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <PublicStats />
+
+      <section className="mx-auto max-w-4xl px-4 py-12 text-center">
+        <h2 className="text-3xl font-bold">Ready when you are</h2>
+        <p className="mt-3 text-muted">
+          Create your profile in a few minutes. You can pause your account or delete it at any time.
+        </p>
+        <Link to="/signup" className="btn-primary mt-6 px-6 py-3">
+          Create your free profile
+        </Link>
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,69 @@
+// The instance's real figures (members, matches, messages) from get_public_stats(); hidden when unavailable, never invented.
+import { useEffect, useState } from 'react';
+import { getSupabase } from '../../data/supabase-client.ts';
+
+interface Stats {
+  members: number;
+  matches: number;
+  messages: number;
+}
+
+function toStats(raw: unknown): Stats | undefined {
+  const row = (Array.isArray(raw) ? raw[0] : raw) as Record<string, unknown> | null | undefined;
+  if (!row) return undefined;
+  const pick = (...keys: string[]) => {
+    for (const k of keys) if (typeof row[k] === 'number' || typeof row[k] === 'string') return Number(row[k]);
+    return NaN;
+  };
+  const s = {
+    members: pick('members', 'member_count'),
+    matches: pick('matches', 'match_count'),
+    messages: pick('messages', 'message_count'),
+  };
+  return Object.values(s).every(Number.isFinite) ? s : undefined;
+}
+
+export function PublicStats() {
+  const [stats, setStats] = useState<Stats>();
+  useEffect(() => {
+    let live = true;
+    void getSupabase()
+      .then((sb) => sb.rpc('get_public_stats'))
+      .then(({ data, error }) => {
+        if (live && !error) setStats(toStats(data));
+      })
+      .catch(() => {
+        /* no figures to show */
+      });
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (!stats) return null;
+  const fmt = new Intl.NumberFormat();
+  return (
+    <section
+      aria-labelledby="stats-heading"
+      className="mx-auto max-w-4xl px-4 py-8"
+      data-testid="public-stats"
+    >
+      <h2 id="stats-heading" className="text-center text-2xl font-bold">
+        On this HeartSync community
+      </h2>
+      <dl className="mt-6 grid grid-cols-3 gap-4 text-center">
+        {(
+          [
+            ['Members', stats.members],
+            ['Matches made', stats.matches],
+            ['Messages sent', stats.messages],
+          ] as const
+        ).map(([label, value]) => (
+          <div key={label} className="card p-4">
+            <dt className="text-sm text-muted">{label}</dt>
+            <dd className="text-2xl font-bold">{fmt.format(value)}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,95 @@
+// The floating action button (after 500 px: Create Profile, Try AI Chat, Back to Top) and the back-to-top button (after 300 px).
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+
+export const FAB_THRESHOLD_PX = 500;
+export const BACK_TO_TOP_THRESHOLD_PX = 300;
+
+function useScroll() {
+  const [y, setY] = useState(() => (typeof window === 'undefined' ? 0 : window.scrollY));
+  const [goingUp, setGoingUp] = useState(false);
+  const last = useRef(y);
+  useEffect(() => {
+    const onScroll = () => {
+      const now = window.scrollY;
+      setGoingUp(now < last.current);
+      last.current = now;
+      setY(now);
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+  return { y, goingUp };
+}
+
+const toTop = () => window.scrollTo({ top: 0, behavior: 'smooth' });
+
+export function ScrollButtons() {
+  const { y, goingUp } = useScroll();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const navigate = useNavigate();
+
+  // Scrolling back up closes the menu.
+  useEffect(() => {
+    if (goingUp) setMenuOpen(false);
+  }, [goingUp, y]);
+
+  return (
+    <>
+      {y > BACK_TO_TOP_THRESHOLD_PX && (
+        <button
+          type="button"
+          aria-label="Back to top"
+          className="fixed bottom-6 left-6 z-30 rounded-full border border-border bg-card px-3 py-2 text-sm shadow-lg hover:bg-subtle"
+          onClick={toTop}
+        >
+          ↑ Top
+        </button>
+      )}
+      {y > FAB_THRESHOLD_PX && (
+        <div className="fixed right-6 bottom-24 z-30 flex flex-col items-end gap-2">
+          {menuOpen && (
+            <ul id="fab-menu" className="flex flex-col items-end gap-2">
+              <li>
+                <button type="button" className="btn-secondary shadow-lg" onClick={() => navigate('/signup')}>
+                  Create Profile
+                </button>
+              </li>
+              <li>
+                <button
+                  type="button"
+                  className="btn-secondary shadow-lg"
+                  onClick={() => navigate('/ai-features')}
+                >
+                  Try AI Chat
+                </button>
+              </li>
+              <li>
+                <button
+                  type="button"
+                  className="btn-secondary shadow-lg"
+                  onClick={() => {
+                    setMenuOpen(false);
+                    toTop();
+                  }}
+                >
+                  Back to Top
+                </button>
+              </li>
+            </ul>
+          )}
+          <button
+            type="button"
+            aria-label={menuOpen ? 'Close quick actions' : 'Open quick actions'}
+            aria-expanded={menuOpen}
+            aria-controls="fab-menu"
+            className="size-14 rounded-full bg-primary text-2xl text-primary-fg shadow-xl"
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            {menuOpen ? '×' : '♥'}
+          </button>
+        </div>
+      )}
+    </>
+  );
+}

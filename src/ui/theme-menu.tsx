@@ -1,0 +1,73 @@
+// Theme menu: pick one of the seven colour themes and toggle dark mode.
+import { useEffect, useId, useRef, useState } from 'react';
+import { THEMES } from './themes.ts';
+import { useTheme } from './theme-context.tsx';
+
+export function ThemeMenu() {
+  const { theme, dark, setTheme, toggleDark } = useTheme();
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const root = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    function onDown(e: MouseEvent) {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    }
+    function onKey(e: KeyboardEvent) {
+      if (e.key === 'Escape') setOpen(false);
+    }
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  return (
+    <div ref={root} className="relative">
+      <button
+        type="button"
+        aria-haspopup="true"
+        aria-expanded={open}
+        aria-controls={menuId}
+        className="btn-ghost"
+        onClick={() => setOpen((o) => !o)}
+      >
+        Theme
+      </button>
+      {open && (
+        <div
+          id={menuId}
+          className="absolute right-0 z-50 mt-2 w-64 rounded-lg border border-border bg-card p-2 text-fg shadow-lg"
+        >
+          <p className="px-2 pb-1 text-xs font-semibold text-muted uppercase">Colour theme</p>
+          <ul>
+            {THEMES.map((t) => (
+              <li key={t.name}>
+                <button
+                  type="button"
+                  aria-pressed={theme === t.name}
+                  className="flex w-full items-center gap-2 rounded px-2 py-1.5 text-left hover:bg-subtle aria-pressed:font-semibold"
+                  onClick={() => setTheme(t.name)}
+                >
+                  <span aria-hidden="true">{t.icon}</span>
+                  <span className="flex-1">
+                    {t.label}
+                    <span className="block text-xs text-muted">{t.description}</span>
+                  </span>
+                  {theme === t.name && <span aria-hidden="true">✓</span>}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <label className="mt-2 flex items-center justify-between border-t border-border px-2 pt-2 text-sm">
+            Dark mode
+            <input type="checkbox" role="switch" checked={dark} onChange={toggleDark} />
+          </label>
+        </div>
+      )}
+    </div>
+  );
+}
