@@ -10,7 +10,10 @@ export interface Member {
   token: string;
 }
 
-/** Signs an access token for a member the way the auth part does (expiry in seconds, negative = expired). */
+/**
+ * Signs an access token for a member (expiry in seconds, negative = expired). Without a session_id, so
+ * the auth part's session check (which applies only to tokens that name a session) lets it through.
+ */
 export async function signMemberToken(t: TestServer, id: string, expiresInSeconds = 3600): Promise<string> {
   return t.server.ctx.keys.sign(
     {
