@@ -35,7 +35,8 @@ export async function registerAppServing(app: FastifyInstance, distDir: string):
   // Serve every file below dist explicitly, then fall back to the app shell for client routes.
   app.setNotFoundHandler(async (req, reply) => {
     const url = req.url.split('?')[0] ?? '/';
-    if (API_PREFIXES.some((p) => url.startsWith(p))) {
+    // /auth/callback is a client route of the PWA (spec §2), not part of the /auth/v1 API.
+    if (url !== '/auth/callback' && API_PREFIXES.some((p) => url.startsWith(p))) {
       return reply.code(404).send({ code: 'not_found', message: 'Not found' });
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply.code(404).send({ message: 'Not found' });
