@@ -1,0 +1,109 @@
+// Reads of the stored buckets for the sync stream: checkpoints, op pages, parameter lookups, write checkpoints.
+import type { SqliteJsonRow } from '@powersync/service-sync-rules';
+import type { Queryable } from '../db/database.ts';
+
+export interface BucketChecksum {
+  bucket: string;
+  checksum: number;
+  count: number;
+}
+
+export interface StoredOp {
+  op_id: string;
+  op: 'PUT' | 'REMOVE' | 'MOVE' | 'CLEAR';
+  object_type?: string;
+  object_id?: string;
+  data?: string;
+  checksum: number;
+}
+
+/** The head op id and the checksums of the given buckets, read in one statement so they agree. */
+export async function readCheckpoint(
+  db: Queryable,
+  buckets: string[],
+): Promise<{ head: string; checksums: Map<string, BucketChecksum> }> {
+  const { rows } = await db.query<{ head: string; bucket: string | null; checksum: string | null; op_count: string | null }>(
+    `select s.head, b.bucket, b.checksum, b.op_count
+       from heartsync_sync.state s
+       left join heartsync_sync.buckets b on b.bucket = any($1::text[])`,
+    [buckets],
+  );
+  const checksums = new Map<string, BucketChecksum>();
+  for (const b of buckets) checksums.set(b, { bucket: b, checksum: 0, count: 0 });
+  for (const r of rows) {
+    if (r.bucket) checksums.set(r.bucket, { bucket: r.bucket, checksum: Number(r.checksum), count: Number(r.op_count) });
+  }
+  return { head: rows[0]?.head ?? '0', checksums };
+}
+
+/** Ops of a bucket after `after` up to `head`, in op id order; hasMore when the page is full. */
+export async function readOps(
+  db: Queryable,
+  bucket: string,
+  after: string,
+  head: string,
+  limit: number,
+): Promise<{ ops: StoredOp[]; hasMore: boolean }> {
+  const { rows } = await db.query<{
+    op_id: string;
+    op: StoredOp['op'];
+    object_type: string | null;
+    object_id: string | null;
+    data: string | null;
+    checksum: string;
+  }>(
+    `select op_id, op, object_type, object_id, data, checksum from heartsync_sync.ops
+      where bucket = $1 and op_id > $2::bigint and op_id <= $3::bigint
+      order by op_id limit $4`,
+    [bucket, after, head, limit + 1],
+  );
+  const ops = rows.slice(0, limit).map((r) => {
+    const op: StoredOp = { op_id: r.op_id, op: r.op, checksum: Number(r.checksum) };
+    if (r.object_type !== null) op.object_type = r.object_type;
+    if (r.object_id !== null) op.object_id = r.object_id;
+    if (r.data !== null) op.data = r.data;
+    return op;
+  });
+  return { ops, hasMore: rows.length > limit };
+}
+
+/** Rows of table-based parameter queries for the given lookups. */
+export async function findParameterSets(db: Queryable, lookups: string[]): Promise<Map<string, SqliteJsonRow[]>> {
+  const found = new Map<string, SqliteJsonRow[]>();
+  if (lookups.length === 0) return found;
+  const { rows } = await db.query<{ lookup: string; bucket_parameters: SqliteJsonRow[] }>(
+    `select lookup, bucket_parameters from heartsync_sync.parameter_lookups
+      where lookup = any($1::text[]) order by source_table, source_key`,
+    [lookups],
+  );
+  for (const r of rows) {
+    const list = found.get(r.lookup) ?? [];
+    list.push(...r.bucket_parameters);
+    found.set(r.lookup, list);
+  }
+  return found;
+}
+
+/** Records the write checkpoint handed to a client: the head once its uploaded writes are replicated. */
+export async function saveWriteCheckpoint(db: Queryable, userId: string, clientId: string): Promise<string> {
+  const { rows } = await db.query<{ op_id: string }>(
+    `insert into heartsync_sync.write_checkpoints (user_id, client_id, op_id)
+     select $1, $2, head from heartsync_sync.state
+     on conflict (user_id, client_id) do update set op_id = excluded.op_id, updated_at = now()
+     returning op_id`,
+    [userId, clientId],
+  );
+  return rows[0]?.op_id ?? '0';
+}
+
+export async function findWriteCheckpoint(
+  db: Queryable,
+  userId: string,
+  clientId: string,
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ op_id: string }>(
+    'select op_id from heartsync_sync.write_checkpoints where user_id = $1 and client_id = $2',
+    [userId, clientId],
+  );
+  return rows[0]?.op_id;
+}

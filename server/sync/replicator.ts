@@ -1,0 +1,443 @@
+// Turns captured row changes into bucket operations: evaluates each row against the sync rules, appends
+// PUT/REMOVE ops with increasing op ids and keeps bucket checksums and parameter lookups current.
+import crypto from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { Database, Queryable } from '../db/database.ts';
+import {
+  evaluateDataRow,
+  evaluateParameterRow,
+  tableSyncsParameters,
+  type LoadedRules,
+  type SourceTable,
+} from './rules.ts';
+
+const BATCH_SIZE = 500;
+const SNAPSHOT_CHUNK = 1000;
+const CHECKSUM_MODULUS = 4294967296;
+/** Serialises replicators of several server processes sharing one PostgreSQL database. */
+const ADVISORY_LOCK_KEY = 7_351_042_001;
+
+/** What one committed batch touched, so waiting streams can tell whether it concerns them. */
+export interface CommittedBatch {
+  head: string;
+  buckets: Set<string>;
+  parametersChanged: boolean;
+}
+
+export interface ReplicatorEvents {
+  committed: [CommittedBatch];
+}
+
+interface RowEvent {
+  table: SourceTable;
+  key: string;
+  row: Record<string, unknown> | null;
+}
+
+interface CurrentEntry {
+  bucket: string;
+  objectType: string;
+  objectId: string;
+  checksum: number;
+  opId: string;
+}
+
+interface NewOp {
+  bucket: string;
+  op: 'PUT' | 'REMOVE';
+  objectType: string;
+  objectId: string;
+  data: string | null;
+  checksum: number;
+}
+
+/** The per-op checksum: a 32-bit digest of what the op says, so a client can verify what it holds. */
+export function getOpChecksum(op: string, objectType: string, objectId: string, data: string | null): number {
+  return crypto
+    .createHash('sha256')
+    .update(`${op}\u0000${objectType}\u0000${objectId}\u0000${data ?? ''}`)
+    .digest()
+    .readUInt32LE(0);
+}
+
+/** JSON of a row's synced columns without its id (the op carries it); bigints stay exact. */
+export function serializeRowData(data: Record<string, unknown>): string {
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(data)) if (k !== 'id') rest[k] = v;
+  return JSON.stringify(rest, (_k, v: unknown) =>
+    typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()) : v,
+  );
+}
+
+function getTableKey(table: SourceTable): string {
+  return `${table.schema}.${table.name}`;
+}
+
+export class Replicator extends EventEmitter<ReplicatorEvents> {
+  private readonly primaryKeys = new Map<string, string[]>();
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private stopListening: (() => Promise<void>) | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly rules: LoadedRules,
+    private readonly log: { warn(msg: string): void; error(msg: string): void },
+  ) {
+    super();
+    this.setMaxListeners(0);
+  }
+
+  /** Attaches capture triggers, re-replicates after a rules change, snapshots new tables, then follows changes. */
+  async start(options: { pollMs?: number } = {}): Promise<void> {
+    await this.prepare();
+    await this.flush();
+    this.stopListening = await this.db.listen('heartsync_sync_changes', () => this.kick());
+    // The poll covers lost notifications (a dropped LISTEN connection, a PostgreSQL restart).
+    this.pollTimer = setInterval(() => this.kick(), options.pollMs ?? 1000);
+    this.pollTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    await this.stopListening?.().catch(() => {});
+    await this.running?.catch(() => {});
+  }
+
+  /** Starts a replication pass unless one runs; a running pass is followed by one more. */
+  kick(): void {
+    void this.flush().catch((e: Error) => this.log.error(`sync replication failed: ${e.message}`));
+  }
+
+  /** Resolves once every change committed before the call is replicated. */
+  async flush(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      // Wait for the current pass and the one queued after it.
+      while (this.running) await this.running.catch(() => {});
+      return;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          while (!this.stopped && (await this.replicateBatch())) {
+            /* keep going until the log is empty */
+          }
+        } while (this.again && !this.stopped);
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    await this.running;
+  }
+
+  private async prepare(): Promise<void> {
+    for (const t of this.rules.tables) {
+      const { rows } = await this.db.query<{ captured: boolean }>(
+        'select heartsync_sync.capture_table($1, $2) as captured',
+        [t.schema, t.name],
+      );
+      if (!rows[0]?.captured) this.log.warn(`sync rules reference ${t.schema}.${t.name}, which does not exist`);
+    }
+    const { rows } = await this.db.query<{ rules_hash: string | null }>(
+      'select rules_hash from heartsync_sync.state',
+    );
+    if (rows[0]?.rules_hash !== this.rules.hash) {
+      // New rules: bucket contents change, so the stored ops are rebuilt from the tables. Clients notice
+      // by checksum and download their buckets again.
+      await this.db.transaction(async (tx) => {
+        await this.lock(tx);
+        await tx.exec(`delete from heartsync_sync.ops; delete from heartsync_sync.buckets;
+          delete from heartsync_sync.current_rows; delete from heartsync_sync.parameter_lookups;
+          update heartsync_sync.captured_tables set snapshot_done = false;`);
+        await tx.query('update heartsync_sync.state set rules_hash = $1', [this.rules.hash]);
+      });
+    }
+    for (const t of this.rules.tables) await this.snapshotTable(t);
+  }
+
+  private async lock(tx: Queryable): Promise<void> {
+    if (this.db.kind === 'postgres') await tx.query('select pg_advisory_xact_lock($1)', [ADVISORY_LOCK_KEY]);
+  }
+
+  private async getPrimaryKey(tx: Queryable, table: SourceTable): Promise<string[]> {
+    const key = getTableKey(table);
+    let cols = this.primaryKeys.get(key);
+    if (!cols) {
+      const { rows } = await tx.query<{ attname: string }>(
+        `select a.attname from pg_index i
+           join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+          where i.indrelid = to_regclass(format('%I.%I', $1::text, $2::text)) and i.indisprimary
+          order by array_position(i.indkey::int2[], a.attnum)`,
+        [table.schema, table.name],
+      );
+      cols = rows.length > 0 ? rows.map((r) => r.attname) : ['id'];
+      this.primaryKeys.set(key, cols);
+    }
+    return cols;
+  }
+
+  private getRowKey(cols: string[], row: Record<string, unknown>): string {
+    return JSON.stringify(cols.map((c) => row[c] ?? null));
+  }
+
+  /** Replicates the rows a table already holds, once (captured changes cover everything after). */
+  private async snapshotTable(table: SourceTable): Promise<void> {
+    const { rows } = await this.db.query<{ snapshot_done: boolean }>(
+      'select snapshot_done from heartsync_sync.captured_tables where source_schema = $1 and source_table = $2',
+      [table.schema, table.name],
+    );
+    if (!rows[0] || rows[0].snapshot_done) return;
+    const batch = await this.db.transaction(async (tx) => {
+      await this.lock(tx);
+      // Writers wait while the table is read, so no change is both in the snapshot and replayed after it.
+      await tx.exec(`lock table ${quoteIdent(table.schema)}.${quoteIdent(table.name)} in share mode`);
+      await tx.query('delete from heartsync_sync.changes where source_schema = $1 and source_table = $2', [
+        table.schema,
+        table.name,
+      ]);
+      const cols = await this.getPrimaryKey(tx, table);
+      const touched: CommittedBatch = { head: '0', buckets: new Set(), parametersChanged: false };
+      let offset = 0;
+      for (;;) {
+        const chunk = await tx.query<{ r: Record<string, unknown> }>(
+          `select to_jsonb(t) as r from ${quoteIdent(table.schema)}.${quoteIdent(table.name)} t
+            order by ${cols.map((c) => `t.${quoteIdent(c)}`).join(', ')} limit $1 offset $2`,
+          [SNAPSHOT_CHUNK, offset],
+        );
+        if (chunk.rows.length === 0) break;
+        const events = chunk.rows.map((x) => ({ table, key: this.getRowKey(cols, x.r), row: x.r }));
+        const b = await this.applyEvents(tx, events);
+        b.buckets.forEach((x) => touched.buckets.add(x));
+        touched.parametersChanged ||= b.parametersChanged;
+        touched.head = b.head;
+        offset += chunk.rows.length;
+      }
+      await tx.query(
+        'update heartsync_sync.captured_tables set snapshot_done = true where source_schema = $1 and source_table = $2',
+        [table.schema, table.name],
+      );
+      return touched;
+    });
+    if (batch.buckets.size > 0 || batch.parametersChanged) this.emit('committed', batch);
+  }
+
+  /** One transaction: read up to BATCH_SIZE captured changes, store their ops, delete them. */
+  private async replicateBatch(): Promise<boolean> {
+    const result = await this.db.transaction(async (tx) => {
+      await this.lock(tx);
+      const { rows } = await tx.query<{
+        id: string;
+        source_schema: string;
+        source_table: string;
+        op: string;
+        old_row: Record<string, unknown> | null;
+        new_row: Record<string, unknown> | null;
+      }>(
+        `select id, source_schema, source_table, op, old_row, new_row
+           from heartsync_sync.changes order by id limit $1`,
+        [BATCH_SIZE],
+      );
+      if (rows.length === 0) return undefined;
+      const events: RowEvent[] = [];
+      for (const c of rows) {
+        const table = { schema: c.source_schema, name: c.source_table };
+        if (!this.rules.tables.some((t) => t.schema === table.schema && t.name === table.name)) continue;
+        const cols = await this.getPrimaryKey(tx, table);
+        const oldKey = c.old_row ? this.getRowKey(cols, c.old_row) : undefined;
+        const newKey = c.new_row ? this.getRowKey(cols, c.new_row) : undefined;
+        if (oldKey !== undefined && oldKey !== newKey) events.push({ table, key: oldKey, row: null });
+        if (newKey !== undefined && c.new_row) events.push({ table, key: newKey, row: c.new_row });
+      }
+      const batch = await this.applyEvents(tx, events);
+      await tx.query('delete from heartsync_sync.changes where id = any($1::bigint[])', [rows.map((r) => r.id)]);
+      return batch;
+    });
+    if (!result) return false;
+    if (result.buckets.size > 0 || result.parametersChanged) this.emit('committed', result);
+    return true;
+  }
+
+  /** Evaluates row events in order and writes the resulting ops, row memberships and lookups. */
+  private async applyEvents(tx: Queryable, events: RowEvent[]): Promise<CommittedBatch> {
+    const onError = (m: string) => this.log.warn(`sync rules evaluation: ${m}`);
+    const rowIds = [...new Set(events.map((e) => `${getTableKey(e.table)}\u0000${e.key}`))];
+    const current = new Map<string, Map<string, CurrentEntry>>();
+    for (const id of rowIds) current.set(id, new Map());
+    if (rowIds.length > 0) {
+      const { rows } = await tx.query<{
+        source_table: string;
+        source_key: string;
+        bucket: string;
+        object_type: string;
+        object_id: string;
+        checksum: string | number;
+        op_id: string;
+      }>(
+        `select c.* from heartsync_sync.current_rows c
+           join unnest($1::text[], $2::text[]) as k(t, k) on c.source_table = k.t and c.source_key = k.k`,
+        [rowIds.map((r) => r.split('\u0000')[0]), rowIds.map((r) => r.split('\u0000').slice(1).join('\u0000'))],
+      );
+      for (const r of rows) {
+        current.get(`${r.source_table}\u0000${r.source_key}`)?.set(`${r.bucket}\u0000${r.object_type}\u0000${r.object_id}`, {
+          bucket: r.bucket,
+          objectType: r.object_type,
+          objectId: r.object_id,
+          checksum: Number(r.checksum),
+          opId: r.op_id,
+        });
+      }
+    }
+    const { rows: stateRows } = await tx.query<{ head: string }>(
+      'select head from heartsync_sync.state for update',
+    );
+    let head = BigInt(stateRows[0]?.head ?? '0');
+    const ops: (NewOp & { opId: string })[] = [];
+    const lookups = new Map<string, { table: SourceTable; key: string; lookup: string; params: string }[]>();
+    const parameterRows = new Set<string>();
+    for (const e of events) {
+      const rowId = `${getTableKey(e.table)}\u0000${e.key}`;
+      const previous = current.get(rowId) ?? new Map<string, CurrentEntry>();
+      const next = new Map<string, CurrentEntry>();
+      const outputs = e.row ? evaluateDataRow(this.rules, e.table, e.row, onError) : [];
+      for (const o of outputs) {
+        const k = `${o.bucket}\u0000${o.table}\u0000${o.id}`;
+        const data = serializeRowData(o.data);
+        const checksum = getOpChecksum('PUT', o.table, o.id, data);
+        const before = previous.get(k);
+        if (before && before.checksum === checksum) {
+          next.set(k, before); // unchanged in this bucket: no op
+          continue;
+        }
+        head += 1n;
+        ops.push({ bucket: o.bucket, op: 'PUT', objectType: o.table, objectId: o.id, data, checksum, opId: String(head) });
+        next.set(k, { bucket: o.bucket, objectType: o.table, objectId: o.id, checksum, opId: String(head) });
+      }
+      for (const [k, before] of previous) {
+        if (next.has(k)) continue;
+        head += 1n;
+        const checksum = getOpChecksum('REMOVE', before.objectType, before.objectId, null);
+        ops.push({
+          bucket: before.bucket,
+          op: 'REMOVE',
+          objectType: before.objectType,
+          objectId: before.objectId,
+          data: null,
+          checksum,
+          opId: String(head),
+        });
+      }
+      current.set(rowId, next);
+      if (tableSyncsParameters(this.rules, e.table)) {
+        parameterRows.add(rowId);
+        const entries = e.row ? evaluateParameterRow(this.rules, e.table, e.row, onError) : [];
+        lookups.set(
+          rowId,
+          entries.map((p) => ({
+            table: e.table,
+            key: e.key,
+            lookup: p.lookup,
+            params: JSON.stringify(p.bucketParameters, (_k, v: unknown) =>
+              typeof v === 'bigint' ? v.toString() : v,
+            ),
+          })),
+        );
+      }
+    }
+
+    if (ops.length > 0) {
+      await tx.query(
+        `insert into heartsync_sync.ops (bucket, op_id, op, object_type, object_id, data, checksum)
+         select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])`,
+        [
+          ops.map((o) => o.bucket),
+          ops.map((o) => o.opId),
+          ops.map((o) => o.op),
+          ops.map((o) => o.objectType),
+          ops.map((o) => o.objectId),
+          ops.map((o) => o.data),
+          ops.map((o) => o.checksum),
+        ],
+      );
+      const sums = new Map<string, { checksum: number; count: number; last: string }>();
+      for (const o of ops) {
+        const s = sums.get(o.bucket) ?? { checksum: 0, count: 0, last: o.opId };
+        s.checksum = (s.checksum + o.checksum) % CHECKSUM_MODULUS;
+        s.count += 1;
+        s.last = o.opId;
+        sums.set(o.bucket, s);
+      }
+      await tx.query(
+        `insert into heartsync_sync.buckets (bucket, checksum, op_count, last_op)
+         select * from unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])
+         on conflict (bucket) do update set
+           checksum = (heartsync_sync.buckets.checksum + excluded.checksum) % 4294967296,
+           op_count = heartsync_sync.buckets.op_count + excluded.op_count,
+           last_op = greatest(heartsync_sync.buckets.last_op, excluded.last_op)`,
+        [[...sums.keys()], [...sums.values()].map((s) => s.checksum), [...sums.values()].map((s) => s.count), [...sums.values()].map((s) => s.last)],
+      );
+      await tx.query('update heartsync_sync.state set head = $1', [String(head)]);
+    }
+
+    if (rowIds.length > 0) {
+      const tables = rowIds.map((r) => r.split('\u0000')[0] ?? '');
+      const keys = rowIds.map((r) => r.split('\u0000').slice(1).join('\u0000'));
+      await tx.query(
+        `delete from heartsync_sync.current_rows c using unnest($1::text[], $2::text[]) as k(t, k)
+          where c.source_table = k.t and c.source_key = k.k`,
+        [tables, keys],
+      );
+      const entries: [string, string, CurrentEntry][] = [];
+      for (const [i, rowId] of rowIds.entries()) {
+        for (const entry of current.get(rowId)?.values() ?? []) entries.push([tables[i] ?? '', keys[i] ?? '', entry]);
+      }
+      if (entries.length > 0) {
+        await tx.query(
+          `insert into heartsync_sync.current_rows (source_table, source_key, bucket, object_type, object_id, checksum, op_id)
+           select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[])`,
+          [
+            entries.map((e) => e[0]),
+            entries.map((e) => e[1]),
+            entries.map((e) => e[2].bucket),
+            entries.map((e) => e[2].objectType),
+            entries.map((e) => e[2].objectId),
+            entries.map((e) => e[2].checksum),
+            entries.map((e) => e[2].opId),
+          ],
+        );
+      }
+    }
+
+    let parametersChanged = false;
+    if (parameterRows.size > 0) {
+      const ids = [...parameterRows];
+      const tables = ids.map((r) => r.split('\u0000')[0] ?? '');
+      const keys = ids.map((r) => r.split('\u0000').slice(1).join('\u0000'));
+      const removed = await tx.query(
+        `delete from heartsync_sync.parameter_lookups p using unnest($1::text[], $2::text[]) as k(t, k)
+          where p.source_table = k.t and p.source_key = k.k`,
+        [tables, keys],
+      );
+      const fresh = ids.flatMap((id) => lookups.get(id) ?? []);
+      if (fresh.length > 0) {
+        await tx.query(
+          `insert into heartsync_sync.parameter_lookups (source_table, source_key, lookup, bucket_parameters)
+           select t, k, l, p::jsonb from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as x(t, k, l, p)
+           on conflict (source_table, source_key, lookup) do update set bucket_parameters = excluded.bucket_parameters`,
+          [fresh.map((f) => getTableKey(f.table)), fresh.map((f) => f.key), fresh.map((f) => f.lookup), fresh.map((f) => f.params)],
+        );
+      }
+      parametersChanged = removed.rowCount > 0 || fresh.length > 0;
+    }
+    return { head: String(head), buckets: new Set(ops.map((o) => o.bucket)), parametersChanged };
+  }
+}
+
+/** Quotes an identifier that came from the rules file or the catalog, never from a request. */
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

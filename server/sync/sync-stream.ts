@@ -1,0 +1,276 @@
+// POST /sync/stream: one member's NDJSON sync stream (checkpoint, data, checkpoint_complete, then diffs),
+// and GET /write-checkpoint2.json, as the PowerSync client expects them.
+import { once } from 'node:events';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { JwtClaims } from '../auth/keys.ts';
+import type { AppContext } from '../context.ts';
+import {
+  findParameterSets,
+  findWriteCheckpoint,
+  readCheckpoint,
+  readOps,
+  saveWriteCheckpoint,
+  type BucketChecksum,
+} from './bucket-storage.ts';
+import type { CommittedBatch, Replicator } from './replicator.ts';
+import { createBucketResolver, type BucketResolver, type LoadedRules } from './rules.ts';
+
+const KEEPALIVE_MS = 20_000;
+const OPS_PER_LINE = 1000;
+const PRIORITY = 3;
+
+const opIdSchema = z.string().regex(/^\d{1,19}$/, 'an op id is a decimal integer');
+const streamRequestSchema = z.object({
+  buckets: z
+    .array(z.object({ name: z.string().min(1).max(1000), after: opIdSchema }))
+    .max(10_000)
+    .optional(),
+  include_checksum: z.boolean().optional(),
+  raw_data: z.boolean().optional(),
+  binary_data: z.boolean().optional(),
+  client_id: z.string().max(200).optional(),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+  streams: z
+    .object({ include_defaults: z.boolean().optional(), subscriptions: z.array(z.unknown()).optional() })
+    .optional(),
+  app_metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+export interface SyncStreamOptions {
+  rules: LoadedRules;
+  replicator: Replicator;
+  keepaliveMs?: number;
+}
+
+/** Verifies the `Token <jwt>` (or Bearer) header; answers 401 and returns undefined when it does not hold. */
+async function authenticate(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<(JwtClaims & { sub: string }) | undefined> {
+  const header = request.headers.authorization ?? '';
+  const match = /^(?:Token|Bearer)\s+(\S+)$/i.exec(header);
+  if (!match?.[1]) {
+    await reply.code(401).send({ error: { code: 'PSYNC_S2101', message: 'Authorization token required' } });
+    return undefined;
+  }
+  let claims: JwtClaims;
+  try {
+    claims = await ctx.verifyToken(match[1]);
+  } catch {
+    await reply.code(401).send({ error: { code: 'PSYNC_S2101', message: 'Invalid or expired token' } });
+    return undefined;
+  }
+  if (claims.role !== 'authenticated' || typeof claims.sub !== 'string' || claims.sub === '') {
+    await reply.code(401).send({ error: { code: 'PSYNC_S2101', message: 'A signed-in member token is required' } });
+    return undefined;
+  }
+  return claims as JwtClaims & { sub: string };
+}
+
+export function registerSyncRoutes(app: FastifyInstance, ctx: AppContext, options: SyncStreamOptions): () => void {
+  const { rules, replicator } = options;
+  const keepaliveMs = options.keepaliveMs ?? KEEPALIVE_MS;
+  /** Streams open now, so shutdown and ended sessions can close them. */
+  const open = new Set<{ userId: string; sessionId: string | undefined; end: () => void }>();
+
+  const onSessionsEnded = ({ userId, sessionIds }: { userId: string; sessionIds: string[] | 'all' }) => {
+    for (const s of open) {
+      if (s.userId !== userId) continue;
+      if (sessionIds === 'all' || (s.sessionId !== undefined && sessionIds.includes(s.sessionId))) s.end();
+    }
+  };
+  ctx.events.on('sessions-ended', onSessionsEnded);
+
+  /** A write checkpoint was made for this member: their streams send a checkpoint carrying it. */
+  const writeCheckpoints = new Map<string, Set<() => void>>();
+
+  app.get('/write-checkpoint2.json', async (request, reply) => handleWriteCheckpoint(request, reply));
+  app.get('/write-checkpoint.json', async (request, reply) => handleWriteCheckpoint(request, reply));
+
+  async function handleWriteCheckpoint(request: FastifyRequest, reply: FastifyReply) {
+    const claims = await authenticate(ctx, request, reply);
+    if (!claims) return reply;
+    const query = z.object({ client_id: z.string().min(1).max(200).optional() }).safeParse(request.query);
+    if (!query.success) return reply.code(400).send({ error: { message: 'client_id must be a short string' } });
+    // Everything committed before this request (the client's uploads) is in the ops once flush resolves.
+    await replicator.flush();
+    const checkpoint = await saveWriteCheckpoint(ctx.db, claims.sub, query.data.client_id ?? '');
+    for (const wake of writeCheckpoints.get(claims.sub) ?? []) wake();
+    return { data: { write_checkpoint: checkpoint } };
+  }
+
+  app.post('/sync/stream', async (request, reply) => {
+    const claims = await authenticate(ctx, request, reply);
+    if (!claims) return reply;
+    const body = streamRequestSchema.safeParse(request.body ?? {});
+    if (!body.success) {
+      return reply.code(400).send({
+        error: { code: 'PSYNC_S2001', message: `Invalid sync request: ${body.error.issues[0]?.message ?? ''}` },
+      });
+    }
+    let resolver: BucketResolver;
+    try {
+      resolver = createBucketResolver(
+        rules,
+        claims,
+        body.data.parameters ?? {},
+        body.data.streams?.include_defaults ?? true,
+      );
+    } catch (e) {
+      return reply.code(400).send({ error: { code: 'PSYNC_S2001', message: (e as Error).message } });
+    }
+    reply.hijack();
+    await runStream(request, reply, claims, body.data, resolver);
+  });
+
+  async function runStream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    claims: JwtClaims & { sub: string },
+    body: z.infer<typeof streamRequestSchema>,
+    resolver: BucketResolver,
+  ) {
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      'content-type': 'application/x-ndjson',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    const userId = claims.sub;
+    const clientId = body.client_id ?? '';
+    const positions = new Map<string, string>((body.buckets ?? []).map((b) => [b.name, b.after]));
+    let sent = new Map<string, BucketChecksum>();
+    let sentWriteCheckpoint: string | undefined;
+    let closed = false;
+    let dirty = true;
+    let wake: (() => void) | undefined;
+    const signal = () => {
+      dirty = true;
+      wake?.();
+    };
+    const end = () => {
+      if (closed) return;
+      closed = true;
+      wake?.();
+      raw.end();
+    };
+    const entry = { userId, sessionId: claims.session_id, end };
+    open.add(entry);
+    const onCommitted = (batch: CommittedBatch) => {
+      if (batch.parametersChanged) return signal();
+      for (const b of batch.buckets) if (sent.has(b)) return signal();
+    };
+    replicator.on('committed', onCommitted);
+    const myWriteCheckpoints = writeCheckpoints.get(userId) ?? new Set();
+    writeCheckpoints.set(userId, myWriteCheckpoints);
+    myWriteCheckpoints.add(signal);
+    raw.on('close', () => {
+      closed = true;
+      wake?.();
+    });
+
+    const exp = typeof claims.exp === 'number' ? claims.exp * 1000 : undefined;
+    const sendKeepalive = () => {
+      const left = exp === undefined ? 3600 : Math.max(0, Math.floor((exp - Date.now()) / 1000));
+      void write({ token_expires_in: left });
+    };
+    const keepalive = setInterval(sendKeepalive, keepaliveMs);
+    // The stream ends when the token does; the client reconnects with fresh credentials.
+    const expiry = exp === undefined ? undefined : setTimeout(end, Math.max(0, exp - Date.now()));
+
+    async function write(line: unknown): Promise<void> {
+      if (closed) return;
+      if (!raw.write(`${JSON.stringify(line)}\n`)) {
+        await Promise.race([once(raw, 'drain'), once(raw, 'close')]);
+      }
+    }
+
+    try {
+      let first = true;
+      while (!closed) {
+        if (!dirty) {
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+          wake = undefined;
+          continue;
+        }
+        dirty = false;
+        const buckets = await resolver.resolve((lookups) => findParameterSets(ctx.db, lookups));
+        const names = buckets.map((b) => b.bucket);
+        const { head, checksums } = await readCheckpoint(ctx.db, names);
+        const writeCheckpoint = clientId ? await findWriteCheckpoint(ctx.db, userId, clientId) : undefined;
+        const describe = (c: BucketChecksum) => ({
+          bucket: c.bucket,
+          checksum: c.checksum,
+          priority: buckets.find((b) => b.bucket === c.bucket)?.priority ?? PRIORITY,
+          count: c.count,
+        });
+        let toSend: string[];
+        if (first) {
+          await write({
+            checkpoint: {
+              last_op_id: head,
+              buckets: [...checksums.values()].map(describe),
+              ...(writeCheckpoint ? { write_checkpoint: writeCheckpoint } : {}),
+            },
+          });
+          toSend = names;
+        } else {
+          const updated = [...checksums.values()].filter((c) => {
+            const before = sent.get(c.bucket);
+            return !before || before.checksum !== c.checksum || before.count !== c.count;
+          });
+          const removed = [...sent.keys()].filter((b) => !checksums.has(b));
+          if (updated.length === 0 && removed.length === 0 && writeCheckpoint === sentWriteCheckpoint) continue;
+          await write({
+            checkpoint_diff: {
+              last_op_id: head,
+              updated_buckets: updated.map(describe),
+              removed_buckets: removed,
+              ...(writeCheckpoint ? { write_checkpoint: writeCheckpoint } : {}),
+            },
+          });
+          for (const b of removed) positions.delete(b);
+          toSend = updated.map((c) => c.bucket);
+        }
+        for (const bucket of toSend) {
+          let after = positions.get(bucket) ?? '0';
+          for (;;) {
+            if (closed) break;
+            const page = await readOps(ctx.db, bucket, after, head, OPS_PER_LINE);
+            const last = page.ops.at(-1);
+            if (!last) break;
+            await write({
+              data: { bucket, after, next_after: last.op_id, has_more: page.hasMore, data: page.ops },
+            });
+            after = last.op_id;
+            if (!page.hasMore) break;
+          }
+          positions.set(bucket, after);
+        }
+        await write({ checkpoint_complete: { last_op_id: head } });
+        sent = checksums;
+        sentWriteCheckpoint = writeCheckpoint;
+        first = false;
+      }
+    } catch (e) {
+      request.log.error({ err: e }, 'sync stream failed');
+    } finally {
+      clearInterval(keepalive);
+      if (expiry) clearTimeout(expiry);
+      replicator.off('committed', onCommitted);
+      myWriteCheckpoints.delete(signal);
+      if (myWriteCheckpoints.size === 0) writeCheckpoints.delete(userId);
+      open.delete(entry);
+      end();
+    }
+  }
+
+  return () => {
+    ctx.events.off('sessions-ended', onSessionsEnded);
+    for (const s of open) s.end();
+  };
+}
