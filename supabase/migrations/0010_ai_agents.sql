@@ -143,7 +143,8 @@ begin
       detail = format('Your plan allows %s AI agent(s).', plan.agent_limit),
       hint = plan.agent_limit::text;
   end if;
-  if not plan.is_subscribed then
+  -- Only valid levels are rewritten, so a bad value still meets the check constraint.
+  if not plan.is_subscribed and new.autonomy_level in ('medium', 'high') then
     new.autonomy_level := 'low';
   elsif new.autonomy_level = 'high' and not plan.advanced_agents then
     new.autonomy_level := 'low';

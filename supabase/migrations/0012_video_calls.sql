@@ -172,6 +172,11 @@ begin
     raise exception using errcode = '42501', message = 'The provider call id is set once, while ringing';
   end if;
 
+  -- The service role (functions, operators) may correct lifecycle fields without a transition.
+  if is_service and new.status = old.status then
+    new.updated_at := now();
+    return new;
+  end if;
   -- Lifecycle fields are never taken from the client; the transition below sets what changes.
   new.answered_at := old.answered_at;
   new.ended_at := old.ended_at;
@@ -204,6 +209,9 @@ begin
         when old.answered_at is null then 0
         else greatest(0, floor(extract(epoch from (new.ended_at - old.answered_at))))::integer
       end;
+    elsif new.status not in ('ringing', 'active', 'ended', 'declined', 'missed') then
+      raise exception using errcode = '23514', message = 'Unknown call status',
+        detail = 'status is one of ringing, active, ended, declined, missed.';
     else
       raise exception using errcode = 'P0001', message = 'invalid_call_transition',
         detail = format('A call cannot go from %s to %s.', old.status, new.status);

@@ -125,6 +125,9 @@ begin
       end if;
     elsif new.status = 'completed' then
       new.completed_at := now();
+    elsif new.status not in ('pending', 'active', 'declined', 'completed') then
+      raise exception using errcode = '23514', message = 'Unknown game status',
+        detail = 'status is one of pending, active, declined, completed.';
     else
       raise exception using errcode = 'P0001', message = 'invalid_game_transition',
         detail = format('A game cannot go from %s to %s.', old.status, new.status);
@@ -227,12 +230,15 @@ language sql
 immutable
 set search_path = pg_catalog
 as $$
-  select jsonb_typeof(q) = 'object'
-     and jsonb_typeof(q -> 'text') = 'string'
-     and char_length(btrim(q ->> 'text')) between 1 and 500
-     and coalesce(jsonb_typeof(q -> 'optionA'), 'string') = 'string'
-     and coalesce(jsonb_typeof(q -> 'optionB'), 'string') = 'string'
-     and octet_length(q::text) <= 2000
+  -- coalesce: a CHECK passes on null, and a missing key makes these comparisons null.
+  select coalesce(
+    jsonb_typeof(q) = 'object'
+      and jsonb_typeof(q -> 'text') = 'string'
+      and char_length(btrim(q ->> 'text')) between 1 and 500
+      and coalesce(jsonb_typeof(q -> 'optionA'), 'string') = 'string'
+      and coalesce(jsonb_typeof(q -> 'optionB'), 'string') = 'string'
+      and octet_length(q::text) <= 2000,
+    false)
 $$;
 
 create table public.game_rounds (
