@@ -173,7 +173,8 @@ $$;
 revoke execute on function public.can_message(uuid, uuid, uuid) from public, anon;
 
 -- Messages: the two participants read them; the sender writes as themselves where messaging is
--- allowed; the recipient only moves status and its timestamps (column grants). Rate limits in 0007.
+-- allowed (status and timestamps it sends are reset by a trigger); the recipient only moves status
+-- and its timestamps (column grants). Rate limits in 0007.
 create policy "messages: participants read" on public.messages for select to authenticated
   using ((sender_id = auth.uid() or recipient_id = auth.uid()) and not public.is_hidden_pair(sender_id, recipient_id));
 create policy "messages: sender inserts where allowed" on public.messages for insert to authenticated
@@ -183,6 +184,7 @@ create policy "messages: recipient updates status" on public.messages for update
   with check (recipient_id = auth.uid());
 revoke all on public.messages from anon, authenticated;
 grant select on public.messages to authenticated;
-grant insert (id, conversation_id, sender_id, recipient_id, content, type, metadata, status, created_at)
+grant insert (id, conversation_id, sender_id, recipient_id, content, type, metadata, status, created_at, delivered_at,
+  read_at)
   on public.messages to authenticated;
 grant update (status, delivered_at, read_at) on public.messages to authenticated;
