@@ -3,6 +3,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { JwtClaims } from '../auth/keys.ts';
 import type { AppContext } from '../context.ts';
+import { registerBroadcastApi } from './broadcast-api.ts';
 import { REALTIME_LIMITS } from './limits.ts';
 import type { Vsn } from './protocol.ts';
 import { CLOSE_CODES, RealtimeConnection } from './realtime-connection.ts';
@@ -20,6 +21,7 @@ export async function registerRealtime(app: FastifyInstance, ctx: AppContext): P
     await app.register(websocket, { options: { maxPayload: REALTIME_LIMITS.maxWirePayloadBytes } });
   }
   const hub = new RealtimeHub();
+  await registerBroadcastApi(app, ctx, hub);
 
   const onSessionsEnded = ({ userId, sessionIds }: { userId: string; sessionIds: string[] | 'all' }) =>
     hub.endSessions(userId, sessionIds);

@@ -266,7 +266,7 @@ export class RealtimeConnection implements HubPeer {
         return;
       }
     }
-    this.hub.broadcast(subscription, out);
+    this.hub.broadcast(subscription.topic, out, subscription);
     if (subscription.broadcastAck && request.ref !== null) this.send(makeReply(request, 'ok'));
   }
 

@@ -118,15 +118,14 @@ export class RealtimeHub {
   }
 
   /** Passes a user broadcast to the topic's subscribers (the sender too only when it asked for self). */
-  broadcast(from: Subscription, out: BroadcastOut): void {
+  broadcast(topic: string, out: BroadcastOut, sender?: Subscription): void {
     let binary: Buffer | undefined | null = null; // null = not built yet
     let jsonPayload: unknown;
     let jsonParsed = false;
-    for (const s of this.getSubscribers(from.topic)) {
-      if (s === from && !from.broadcastSelf) continue;
+    for (const s of this.getSubscribers(topic)) {
+      if (s === sender && !sender.broadcastSelf) continue;
       if (s.peer.vsn === '2.0.0') {
-        if (binary === null)
-          binary = encodeBinaryBroadcast(from.topic, out.userEvent, out.encoding, out.payload);
+        if (binary === null) binary = encodeBinaryBroadcast(topic, out.userEvent, out.encoding, out.payload);
         if (binary) {
           s.peer.sendRaw(binary);
           continue;
@@ -141,7 +140,7 @@ export class RealtimeHub {
       s.peer.send({
         joinRef: s.joinRef,
         ref: null,
-        topic: from.topic,
+        topic,
         event: 'broadcast',
         payload: { type: 'broadcast', event: out.userEvent, payload: jsonPayload },
       });

@@ -279,4 +279,24 @@ describe.each(getDatabaseKinds())('realtime access on %s', (kind) => {
     await waitFor('alice closed', () => statuses.includes('CLOSED'));
     expect(mStatuses).not.toContain('CLOSED');
   });
+
+  it('over HTTP, only members may broadcast to a member channel', async () => {
+    const m = (await client(matchOfAlice.token)).channel(`conversation:${conversationId}`, {
+      config: { private: true },
+    });
+    const got: unknown[] = [];
+    m.on('broadcast', { event: 'note' }, (msg) => got.push(msg['payload']));
+    expect((await subscribe(m)).status).toBe('SUBSCRIBED');
+
+    const malloryChannel = (await client(mallory.token)).channel(`conversation:${conversationId}`, {
+      config: { private: true },
+    });
+    await expect(malloryChannel.httpSend('note', { from: 'mallory' })).rejects.toThrow(/not a member/i);
+    const aliceChannel = (await client(alice.token)).channel(`conversation:${conversationId}`, {
+      config: { private: true },
+    });
+    expect(await aliceChannel.httpSend('note', { from: 'alice' })).toEqual({ success: true });
+    await waitFor('alice arrives', () => got.length >= 1);
+    expect(got).toEqual([{ from: 'alice' }]);
+  });
 });

@@ -149,4 +149,49 @@ describe.each(getDatabaseKinds())('realtime presence and broadcast on %s', (kind
     expect(b2Got).toEqual([{ n: 3 }]);
     expect(bGot).toEqual([]);
   });
+
+  it('a broadcast sent before joining goes over HTTP and still arrives', async () => {
+    const b = (await client(bob.token)).channel('public:late');
+    const got: unknown[] = [];
+    b.on('broadcast', { event: 'hello' }, (m) => got.push(m['payload']));
+    expect((await subscribe(b)).status).toBe('SUBSCRIBED');
+    const aliceClient = await client(alice.token);
+    // Not subscribed: realtime-js falls back to POST /realtime/v1/api/broadcast.
+    const warn = console.warn;
+    console.warn = () => {};
+    try {
+      expect(
+        await aliceClient
+          .channel('public:late')
+          .send({ type: 'broadcast', event: 'hello', payload: { n: 1 } }),
+      ).toBe('ok');
+    } finally {
+      console.warn = warn;
+    }
+    expect(await aliceClient.channel('public:late').httpSend('hello', { n: 2 })).toEqual({ success: true });
+    await waitFor('both arrive', () => got.length === 2);
+    expect(got).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it('the HTTP broadcast endpoint refuses bad keys and bodies with 4xx', async () => {
+    const post = (body: unknown, headers: Record<string, string>) =>
+      fetch(`${t.url}/realtime/v1/api/broadcast`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    const good = { messages: [{ topic: 'public:x', event: 'e', payload: {} }] };
+    expect((await post(good, {})).status).toBe(401);
+    expect((await post(good, { apikey: 'nope' })).status).toBe(401);
+    expect((await post(good, { apikey: t.anonKey, authorization: 'Bearer nope' })).status).toBe(401);
+    expect((await post({ messages: 'x' }, { apikey: t.anonKey })).status).toBe(400);
+    expect((await post('{not json', { apikey: t.anonKey })).status).toBe(400);
+    expect((await post({ messages: [{ topic: 'secret', event: 'e' }] }, { apikey: t.anonKey })).status).toBe(
+      404,
+    );
+    expect(
+      (await post({ messages: [{ topic: 'online-users', event: 'e' }] }, { apikey: t.anonKey })).status,
+    ).toBe(403);
+    expect((await post(good, { apikey: t.anonKey })).status).toBe(202);
+  });
 });
