@@ -5,5 +5,15 @@ import { registerMail } from './mail/mail-part.ts';
 import { registerRealtime } from './realtime/index.ts';
 import { registerRest } from './rest/index.ts';
 import { registerStorage } from './storage/storage-part.ts';
+import { registerFunctions } from './functions/functions-part.ts';
+import { registerScheduler } from './jobs/scheduler-part.ts';
 
-export const parts: AppParts = [registerMail, registerAuth, registerRealtime, registerStorage, registerRest];
+export const parts: AppParts = [
+  registerMail,
+  registerAuth,
+  registerRealtime,
+  registerStorage,
+  registerFunctions,
+  registerScheduler,
+  registerRest,
+];
