@@ -1,0 +1,357 @@
+// The auth rows of security-tests.md that are not about rate limits: enumeration, password policy,
+// redirects, API keys, admin deletion, bad input, and security events.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDatabaseKinds } from '../support/test-databases.ts';
+import { startTestServer, type TestServer } from '../support/test-server.ts';
+import {
+  createAuthClient,
+  followLink,
+  getLatestLink,
+  getMailsTo,
+  makeEmail,
+  signUpConfirmed,
+} from './auth-support.ts';
+
+const PASSWORD = 'Correct-Horse-42';
+
+/** The shape of a JSON value: its keys and value types, recursively, without the values. */
+function getShape(v: unknown): unknown {
+  if (Array.isArray(v)) return ['array'];
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, x]) => [k, getShape(x)]),
+    );
+  return typeof v;
+}
+
+describe.each(getDatabaseKinds())('auth security on %s', (kind) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(kind, { AUTH_RATE_LIMIT_MAX: '1000' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const res = await fetch(`${t.url}/auth/v1${path}`, {
+      method,
+      headers: { apikey: t.anonKey, 'content-type': 'application/json', ...headers },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      headers: res.headers,
+      text,
+      json: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+    };
+  }
+
+  describe('enumeration', () => {
+    let known: string;
+    beforeAll(async () => {
+      known = makeEmail('known');
+      await signUpConfirmed(t, known, PASSWORD);
+    });
+
+    it('sign-up answers a registered and a new address with the same status and body shape', async () => {
+      const unknown = makeEmail('unknown');
+      const mailsBefore = (await getMailsTo(t, known)).length;
+      const a = await call('POST', '/signup', {
+        email: known,
+        password: 'Some-Other-Pass-1',
+        data: { name: 'X' },
+      });
+      const b = await call('POST', '/signup', {
+        email: unknown,
+        password: 'Some-Other-Pass-1',
+        data: { name: 'X' },
+      });
+      expect(a.status).toBe(200);
+      expect(b.status).toBe(200);
+      expect(getShape(a.json)).toEqual(getShape(b.json));
+      // As GoTrue (and the spec's "account already exists" message) has it: no identities, no mail.
+      expect(a.json['identities']).toEqual([]);
+      expect(b.json['identities']).toHaveLength(1);
+      expect(await getMailsTo(t, known)).toHaveLength(mailsBefore);
+      expect(await getMailsTo(t, unknown)).toHaveLength(1);
+      // The registered account kept its password.
+      expect(
+        (await createAuthClient(t).auth.signInWithPassword({ email: known, password: PASSWORD })).error,
+      ).toBeNull();
+    });
+
+    it('sign-in with a wrong password and with an unknown address answer alike', async () => {
+      const a = await call('POST', '/token?grant_type=password', {
+        email: known,
+        password: 'Wrong-Password-9',
+      });
+      const b = await call('POST', '/token?grant_type=password', {
+        email: makeEmail('nobody'),
+        password: 'Wrong-Password-9',
+      });
+      expect(a.status).toBe(400);
+      expect(b.status).toBe(400);
+      expect(a.json).toEqual(b.json);
+      expect(a.json).toEqual({
+        code: 400,
+        error_code: 'invalid_credentials',
+        msg: 'Invalid login credentials',
+      });
+      const viaClient = await createAuthClient(t).auth.signInWithPassword({
+        email: known,
+        password: 'nope-nope-nope',
+      });
+      expect(viaClient.error?.code).toBe('invalid_credentials');
+      expect(viaClient.error?.message).toBe('Invalid login credentials');
+    });
+
+    it('recover answers a registered and an unknown address alike; only the registered one gets mail', async () => {
+      const unknown = makeEmail('nobody');
+      const before = (await getMailsTo(t, known)).length;
+      const a = await call('POST', '/recover', { email: known });
+      const b = await call('POST', '/recover', { email: unknown });
+      expect(a.status).toBe(200);
+      expect(b.status).toBe(200);
+      expect(a.text).toBe(b.text);
+      expect(a.json).toEqual({});
+      expect(await getMailsTo(t, known)).toHaveLength(before + 1);
+      expect(await getMailsTo(t, unknown)).toHaveLength(0);
+    });
+  });
+
+  describe('password policy', () => {
+    async function signUpAndSignIn(password: string) {
+      const email = makeEmail('policy');
+      await signUpConfirmed(t, email, password);
+      return createAuthClient(t).auth.signInWithPassword({ email, password });
+    }
+
+    it('refuses 7 characters with the spec message', async () => {
+      const { error } = await createAuthClient(t).auth.signUp({ email: makeEmail(), password: 'Abc-123' });
+      expect(error?.status).toBe(422);
+      expect(error?.code).toBe('weak_password');
+      expect(error?.message).toBe('Password should be at least 8 characters.');
+    });
+
+    it('refuses a very common password', async () => {
+      const email = makeEmail();
+      const { error } = await createAuthClient(t).auth.signUp({ email, password: 'Password123' });
+      expect(error?.code).toBe('weak_password');
+      expect(error?.message).toMatch(/known to be weak/);
+      expect(await getMailsTo(t, email)).toHaveLength(0);
+    });
+
+    it('accepts 8, 64 and 128 characters and they round-trip', async () => {
+      for (const length of [8, 64, 128]) {
+        const password = 'xY7-'.repeat(32).slice(0, length);
+        const { data, error } = await signUpAndSignIn(password);
+        expect(error).toBeNull();
+        expect(data.session?.access_token).toBeTruthy();
+      }
+    });
+
+    it('refuses 129 characters', async () => {
+      const { error } = await createAuthClient(t).auth.signUp({
+        email: makeEmail(),
+        password: 'a'.repeat(129),
+      });
+      expect(error?.code).toBe('weak_password');
+    });
+
+    it('accepts unicode and matches it whatever the composition', async () => {
+      const composed = 'Ünïcødé-Пароль-密码-🔐';
+      const email = makeEmail('unicode');
+      await signUpConfirmed(t, email, composed);
+      const client = createAuthClient(t);
+      expect((await client.auth.signInWithPassword({ email, password: composed })).error).toBeNull();
+      const decomposed = composed.normalize('NFD');
+      expect(decomposed).not.toBe(composed);
+      expect((await client.auth.signInWithPassword({ email, password: decomposed })).error).toBeNull();
+    });
+
+    it('checks a changed password against the same policy', async () => {
+      const email = makeEmail();
+      await signUpConfirmed(t, email, PASSWORD);
+      const client = createAuthClient(t);
+      await client.auth.signInWithPassword({ email, password: PASSWORD });
+      const { error } = await client.auth.updateUser({ password: '1234567' });
+      expect(error?.code).toBe('weak_password');
+      const common = await client.auth.updateUser({ password: 'qwerty123' });
+      expect(common.error?.code).toBe('weak_password');
+      expect(
+        (await createAuthClient(t).auth.signInWithPassword({ email, password: PASSWORD })).error,
+      ).toBeNull();
+    });
+  });
+
+  it('sanitises the name in sign-up metadata and caps its length', async () => {
+    const email = makeEmail();
+    const { data } = await createAuthClient(t).auth.signUp({
+      email,
+      password: PASSWORD,
+      options: { data: { name: `<script>alert(1)</script>${'n'.repeat(300)}`, is_admin: true } },
+    });
+    const name = data.user?.user_metadata['name'] as string;
+    expect(name.startsWith('&lt;script&gt;alert(1)&lt;/script&gt;')).toBe(true);
+    expect(name.length).toBe(100);
+    expect(data.user?.user_metadata['is_admin']).toBeUndefined();
+  });
+
+  it('never redirects a mailed link to another origin', async () => {
+    const email = makeEmail();
+    await createAuthClient(t).auth.signUp({
+      email,
+      password: PASSWORD,
+      options: { emailRedirectTo: 'https://evil.example/steal' },
+    });
+    const link = await getLatestLink(t, email, 'signup');
+    expect(link).not.toContain('evil.example');
+    const tampered = new URL(link);
+    tampered.searchParams.set('redirect_to', '//evil.example/steal');
+    const followed = await followLink(tampered.toString());
+    expect(followed.location.origin).toBe(t.url);
+    expect(followed.location.pathname).toBe('/auth/callback');
+    expect(followed.fragment.get('access_token')).toBeTruthy();
+  });
+
+  it('asks for an API key on every call but the mailed link and the JWKS', async () => {
+    const none = await fetch(`${t.url}/auth/v1/settings`);
+    expect(none.status).toBe(401);
+    const email = makeEmail();
+    await signUpConfirmed(t, email, PASSWORD);
+    const { data } = await createAuthClient(t).auth.signInWithPassword({ email, password: PASSWORD });
+    const userTokenAsKey = await fetch(`${t.url}/auth/v1/settings`, {
+      headers: { apikey: data.session!.access_token },
+    });
+    expect(userTokenAsKey.status).toBe(401);
+    const forged = await fetch(`${t.url}/auth/v1/settings`, {
+      headers: { apikey: `${t.anonKey.slice(0, -4)}AAAA` },
+    });
+    expect(forged.status).toBe(401);
+    expect((await fetch(`${t.url}/auth/v1/settings`, { headers: { apikey: t.anonKey } })).status).toBe(200);
+    expect((await fetch(`${t.url}/auth/v1/.well-known/jwks.json`)).status).toBe(200);
+  });
+
+  it('answers bad input with a clear 4xx, never a 500', async () => {
+    const cases = [
+      await call('POST', '/token?grant_type=password', '{not json'),
+      await call('POST', '/token?grant_type=password', { email: 42, password: ['x'] }),
+      await call('POST', '/token?grant_type=magic', {}),
+      await call('POST', '/token?grant_type=refresh_token', { refresh_token: { $ne: 1 } }),
+      await call('POST', '/token?grant_type=refresh_token', { refresh_token: 'not-a-token' }),
+      await call('POST', '/signup', { email: 'not-an-email', password: PASSWORD }),
+      await call('POST', '/signup', { email: makeEmail(), password: PASSWORD, data: 'x' }),
+      await call('POST', '/signup', [1, 2]),
+      await call('POST', '/recover', { email: "x' or 1=1 --" }),
+      await call('POST', '/logout?scope=everything', undefined, { authorization: 'Bearer x' }),
+      await call('GET', '/user'),
+      await call('GET', '/user', undefined, { authorization: 'Bearer not.a.jwt' }),
+      await call('POST', '/verify', { type: 'signup', token_hash: 'nope' }),
+      await call('GET', '/nothing-here'),
+    ];
+    for (const c of cases) {
+      expect(c.status, c.text).toBeGreaterThanOrEqual(400);
+      expect(c.status, c.text).toBeLessThan(500);
+      expect(typeof c.json['error_code'], c.text).toBe('string');
+      expect(typeof c.json['msg'], c.text).toBe('string');
+    }
+    const badLink = await followLink(`${t.url}/auth/v1/verify?token=nope&type=signup`);
+    expect(badLink.status).toBe(303);
+    expect(badLink.fragment.get('error_code')).toBe('otp_expired');
+  });
+
+  it('deletes a user through the admin API with the service key only, ending its sessions', async () => {
+    const email = makeEmail();
+    await signUpConfirmed(t, email, PASSWORD);
+    const member = createAuthClient(t);
+    const { data } = await member.auth.signInWithPassword({ email, password: PASSWORD });
+    const id = data.user!.id;
+
+    const asAnon = await createAuthClient(t).auth.admin.deleteUser(id);
+    expect(asAnon.error?.status).toBe(403);
+    const asMember = await fetch(`${t.url}/auth/v1/admin/users/${id}`, {
+      method: 'DELETE',
+      headers: { apikey: t.anonKey, authorization: `Bearer ${data.session!.access_token}` },
+    });
+    expect(asMember.status).toBe(403);
+    expect((await member.auth.getUser()).error).toBeNull();
+
+    const service = createAuthClient(t, t.serviceRoleKey);
+    const deleted = await service.auth.admin.deleteUser(id);
+    expect(deleted.error).toBeNull();
+    expect(deleted.data.user?.id).toBe(id);
+    expect((await t.db.query('select 1 from auth.users where id = $1', [id])).rowCount).toBe(0);
+    await expect(t.server.ctx.verifyToken(data.session!.access_token)).rejects.toThrow();
+    expect(
+      (await createAuthClient(t).auth.signInWithPassword({ email, password: PASSWORD })).error?.code,
+    ).toBe('invalid_credentials');
+    expect((await service.auth.admin.deleteUser(id)).error?.status).toBe(404);
+    const badId = await fetch(`${t.url}/auth/v1/admin/users/not-a-uuid`, {
+      method: 'DELETE',
+      headers: { apikey: t.serviceRoleKey, authorization: `Bearer ${t.serviceRoleKey}` },
+    });
+    expect(badId.status).toBe(400);
+  });
+
+  it('creates confirmed users through the admin API for functions and seeds', async () => {
+    const service = createAuthClient(t, t.serviceRoleKey);
+    const email = makeEmail('admin-made');
+    const { data, error } = await service.auth.admin.createUser({
+      email,
+      password: PASSWORD,
+      email_confirm: true,
+      user_metadata: { name: 'Made' },
+    });
+    expect(error).toBeNull();
+    expect(data.user?.email_confirmed_at).toBeTruthy();
+    expect(
+      (await createAuthClient(t).auth.signInWithPassword({ email, password: PASSWORD })).error,
+    ).toBeNull();
+    expect((await service.auth.admin.createUser({ email, password: PASSWORD })).error?.code).toBe(
+      'email_exists',
+    );
+    expect(
+      (await createAuthClient(t).auth.admin.createUser({ email: makeEmail(), password: PASSWORD })).error
+        ?.status,
+    ).toBe(403);
+  });
+
+  it('records sign-in successes and failures as security events', async () => {
+    const email = makeEmail();
+    await signUpConfirmed(t, email, PASSWORD);
+    const client = createAuthClient(t);
+    await client.auth.signInWithPassword({ email, password: 'Wrong-Password-9' });
+    const { data } = await client.auth.signInWithPassword({ email, password: PASSWORD });
+    const events = await t.db.query<{ event: string; details: Record<string, unknown> }>(
+      `select event, details from public.security_events where user_id = $1 order by created_at`,
+      [data.user!.id],
+    );
+    expect(events.rows.map((e) => e.event)).toEqual(['sign_in_failed', 'sign_in_succeeded']);
+    expect(JSON.stringify(events.rows)).not.toContain(PASSWORD);
+  });
+
+  it('serves the PWA its configuration and the outbox pages', async () => {
+    const config = await (await fetch(`${t.url}/app-config.json`)).json();
+    expect(config).toEqual({ supabaseUrl: t.url, anonKey: t.anonKey, powersyncUrl: t.url });
+    const page = await fetch(`${t.url}/_outbox`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('Confirm your HeartSync account');
+  });
+});
+
+describe('outbox switched off', () => {
+  it('hides /_outbox when OUTBOX is off', async () => {
+    const t = await startTestServer('pglite', { OUTBOX: '0' });
+    try {
+      expect((await fetch(`${t.url}/_outbox/messages.json`)).status).toBe(404);
+      expect((await fetch(`${t.url}/_outbox`)).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+});
