@@ -1,7 +1,7 @@
 // Auth state for the whole app (session, user, isAuthenticated, isLoading) and the effects of spec §4 auth events.
 import type { Session, User } from '@supabase/supabase-js';
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { getSupabase } from '../data/supabase-client.ts';
 import {
   PENDING_EMAIL_ADDRESS_KEY,
@@ -17,6 +17,8 @@ export interface AuthState {
   pendingEmailConfirmation: boolean;
   /** Set when the backend could not be reached at start. */
   loadError: string | null;
+  /** True from a sign-out until the next page change, so guards let the move to / happen instead of sending to /login. */
+  justSignedOut: boolean;
 }
 
 const AuthContext = createContext<AuthState | undefined>(undefined);
@@ -34,6 +36,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [initialised, setInitialised] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [pending, setPending] = useState(() => readSessionFlag(PENDING_EMAIL_CONFIRMATION_KEY) === 'true');
+  const [justSignedOut, setJustSignedOut] = useState(false);
+  const { pathname } = useLocation();
+
+  useEffect(() => {
+    setJustSignedOut(false);
+  }, [pathname]);
 
   useEffect(() => {
     let unsubscribe: (() => void) | undefined;
@@ -57,6 +65,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
             case 'SIGNED_OUT':
               console.info('[auth] signed out');
               setSession(null);
+              setJustSignedOut(true);
               try {
                 sessionStorage.removeItem(PENDING_EMAIL_CONFIRMATION_KEY);
                 sessionStorage.removeItem(PENDING_EMAIL_ADDRESS_KEY);
@@ -107,8 +116,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       isLoading: !initialised || (pending && session === null),
       pendingEmailConfirmation: pending,
       loadError,
+      justSignedOut,
     }),
-    [session, initialised, pending, loadError],
+    [session, initialised, pending, loadError, justSignedOut],
   );
   return <AuthContext value={value}>{children}</AuthContext>;
 }

@@ -5,9 +5,11 @@ import { useAuth } from './auth-context.tsx';
 import { PageLoading } from './loading-screen.tsx';
 
 export function RequireAuth({ children }: { children: ReactNode }) {
-  const { isAuthenticated, isLoading, pendingEmailConfirmation } = useAuth();
+  const { isAuthenticated, isLoading, pendingEmailConfirmation, justSignedOut } = useAuth();
   const location = useLocation();
   if (isLoading && !pendingEmailConfirmation) return <PageLoading />;
+  // After a sign-out the member is on the way to /; do not bounce them to /login first.
+  if (!isAuthenticated && justSignedOut) return null;
   if (!isAuthenticated)
     return <Navigate to="/login" replace state={{ redirectTo: location.pathname + location.search }} />;
   return children;

@@ -5,7 +5,7 @@ test('the app shell renders and the server reports its database', async ({ page,
   expect(health.ok()).toBe(true);
   expect(await health.json()).toMatchObject({ status: 'ok', database: { ok: true } });
   await page.goto('/');
-  await expect(page.getByRole('heading', { name: 'HeartSync' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: /Find Your/ })).toBeVisible();
 });
 
 test('every response carries the security headers', async ({ request }) => {

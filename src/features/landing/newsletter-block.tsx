@@ -5,16 +5,11 @@ import { toastError } from '../../ui/toast-store.ts';
 
 export const NEWSLETTER_CONFIRMATION_MS = 3000;
 
+// The SQL function records the address with its consent time; anon may call it, on Supabase as here.
 async function subscribe(email: string): Promise<void> {
   const sb = await getSupabase();
-  const { data, error } = await sb.functions.invoke<{ success?: boolean; error?: string }>(
-    'newsletter-subscribe',
-    {
-      body: { email },
-    },
-  );
-  if (error) throw error;
-  if (data && data.success === false) throw new Error(data.error ?? 'Subscription failed');
+  const { error } = await sb.rpc('subscribe_newsletter', { email });
+  if (error) throw new Error(error.message);
 }
 
 export function NewsletterBlock() {
