@@ -7,6 +7,7 @@ import { registerRest } from './rest/index.ts';
 import { registerStorage } from './storage/storage-part.ts';
 import { registerFunctions } from './functions/functions-part.ts';
 import { registerScheduler } from './jobs/scheduler-part.ts';
+import { syncPart } from './sync/sync-part.ts';
 
 export const parts: AppParts = [
   registerMail,
@@ -16,4 +17,5 @@ export const parts: AppParts = [
   registerFunctions,
   registerScheduler,
   registerRest,
+  syncPart,
 ];

@@ -22,7 +22,12 @@ export async function readCheckpoint(
   db: Queryable,
   buckets: string[],
 ): Promise<{ head: string; checksums: Map<string, BucketChecksum> }> {
-  const { rows } = await db.query<{ head: string; bucket: string | null; checksum: string | null; op_count: string | null }>(
+  const { rows } = await db.query<{
+    head: string;
+    bucket: string | null;
+    checksum: string | null;
+    op_count: string | null;
+  }>(
     `select s.head, b.bucket, b.checksum, b.op_count
        from heartsync_sync.state s
        left join heartsync_sync.buckets b on b.bucket = any($1::text[])`,
@@ -31,7 +36,8 @@ export async function readCheckpoint(
   const checksums = new Map<string, BucketChecksum>();
   for (const b of buckets) checksums.set(b, { bucket: b, checksum: 0, count: 0 });
   for (const r of rows) {
-    if (r.bucket) checksums.set(r.bucket, { bucket: r.bucket, checksum: Number(r.checksum), count: Number(r.op_count) });
+    if (r.bucket)
+      checksums.set(r.bucket, { bucket: r.bucket, checksum: Number(r.checksum), count: Number(r.op_count) });
   }
   return { head: rows[0]?.head ?? '0', checksums };
 }
@@ -68,7 +74,10 @@ export async function readOps(
 }
 
 /** Rows of table-based parameter queries for the given lookups. */
-export async function findParameterSets(db: Queryable, lookups: string[]): Promise<Map<string, SqliteJsonRow[]>> {
+export async function findParameterSets(
+  db: Queryable,
+  lookups: string[],
+): Promise<Map<string, SqliteJsonRow[]>> {
   const found = new Map<string, SqliteJsonRow[]>();
   if (lookups.length === 0) return found;
   const { rows } = await db.query<{ lookup: string; bucket_parameters: SqliteJsonRow[] }>(

@@ -23,7 +23,12 @@ export async function compactBuckets(db: Database): Promise<CompactResult> {
              and n.op_id > o.op_id)`,
     );
     // Before the first PUT still in effect, a bucket holds only MOVE/REMOVE/CLEAR: one CLEAR says the same.
-    const { rows: prefixes } = await tx.query<{ bucket: string; last_op: string; checksum: string; n: string }>(
+    const { rows: prefixes } = await tx.query<{
+      bucket: string;
+      last_op: string;
+      checksum: string;
+      n: string;
+    }>(
       `select o.bucket, max(o.op_id) as last_op, sum(o.checksum) % 4294967296 as checksum, count(*) as n
          from heartsync_sync.ops o
          left join (select bucket, min(op_id) as first_put from heartsync_sync.ops where op = 'PUT' group by bucket) f

@@ -141,7 +141,8 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         'select heartsync_sync.capture_table($1, $2) as captured',
         [t.schema, t.name],
       );
-      if (!rows[0]?.captured) this.log.warn(`sync rules reference ${t.schema}.${t.name}, which does not exist`);
+      if (!rows[0]?.captured)
+        this.log.warn(`sync rules reference ${t.schema}.${t.name}, which does not exist`);
     }
     const { rows } = await this.db.query<{ rules_hash: string | null }>(
       'select rules_hash from heartsync_sync.state',
@@ -230,6 +231,7 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
   private async replicateBatch(): Promise<boolean> {
     const result = await this.db.transaction(async (tx) => {
       await this.lock(tx);
+      // Claim and delete in one statement; a change committed later with a lower id is still taken next time.
       const { rows } = await tx.query<{
         id: string;
         source_schema: string;
@@ -238,10 +240,12 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         old_row: Record<string, unknown> | null;
         new_row: Record<string, unknown> | null;
       }>(
-        `select id, source_schema, source_table, op, old_row, new_row
-           from heartsync_sync.changes order by id limit $1`,
+        `delete from heartsync_sync.changes where id in (
+           select id from heartsync_sync.changes order by id limit $1)
+         returning id, source_schema, source_table, op, old_row, new_row`,
         [BATCH_SIZE],
       );
+      rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
       if (rows.length === 0) return undefined;
       const events: RowEvent[] = [];
       for (const c of rows) {
@@ -253,9 +257,7 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         if (oldKey !== undefined && oldKey !== newKey) events.push({ table, key: oldKey, row: null });
         if (newKey !== undefined && c.new_row) events.push({ table, key: newKey, row: c.new_row });
       }
-      const batch = await this.applyEvents(tx, events);
-      await tx.query('delete from heartsync_sync.changes where id = any($1::bigint[])', [rows.map((r) => r.id)]);
-      return batch;
+      return this.applyEvents(tx, events);
     });
     if (!result) return false;
     if (result.buckets.size > 0 || result.parametersChanged) this.emit('committed', result);
@@ -280,23 +282,27 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
       }>(
         `select c.* from heartsync_sync.current_rows c
            join unnest($1::text[], $2::text[]) as k(t, k) on c.source_table = k.t and c.source_key = k.k`,
-        [rowIds.map((r) => r.split('\u0000')[0]), rowIds.map((r) => r.split('\u0000').slice(1).join('\u0000'))],
+        [
+          rowIds.map((r) => r.split('\u0000')[0]),
+          rowIds.map((r) => r.split('\u0000').slice(1).join('\u0000')),
+        ],
       );
       for (const r of rows) {
-        current.get(`${r.source_table}\u0000${r.source_key}`)?.set(`${r.bucket}\u0000${r.object_type}\u0000${r.object_id}`, {
-          bucket: r.bucket,
-          objectType: r.object_type,
-          objectId: r.object_id,
-          checksum: Number(r.checksum),
-          opId: r.op_id,
-        });
+        current
+          .get(`${r.source_table}\u0000${r.source_key}`)
+          ?.set(`${r.bucket}\u0000${r.object_type}\u0000${r.object_id}`, {
+            bucket: r.bucket,
+            objectType: r.object_type,
+            objectId: r.object_id,
+            checksum: Number(r.checksum),
+            opId: r.op_id,
+          });
       }
     }
-    const { rows: stateRows } = await tx.query<{ head: string }>(
-      'select head from heartsync_sync.state for update',
-    );
-    let head = BigInt(stateRows[0]?.head ?? '0');
+    // Op ids are numbered 1..n here and shifted onto the head once n is known (one statement fewer).
+    let head = 0n;
     const ops: (NewOp & { opId: string })[] = [];
+    const newOpIds = new Set<CurrentEntry>();
     const lookups = new Map<string, { table: SourceTable; key: string; lookup: string; params: string }[]>();
     const parameterRows = new Set<string>();
     for (const e of events) {
@@ -314,8 +320,18 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
           continue;
         }
         head += 1n;
-        ops.push({ bucket: o.bucket, op: 'PUT', objectType: o.table, objectId: o.id, data, checksum, opId: String(head) });
-        next.set(k, { bucket: o.bucket, objectType: o.table, objectId: o.id, checksum, opId: String(head) });
+        ops.push({
+          bucket: o.bucket,
+          op: 'PUT',
+          objectType: o.table,
+          objectId: o.id,
+          data,
+          checksum,
+          opId: String(head),
+        });
+        const entry = { bucket: o.bucket, objectType: o.table, objectId: o.id, checksum, opId: String(head) };
+        newOpIds.add(entry);
+        next.set(k, entry);
       }
       for (const [k, before] of previous) {
         if (next.has(k)) continue;
@@ -350,6 +366,16 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
     }
 
     if (ops.length > 0) {
+      const { rows: stateRows } = await tx.query<{ head: string }>(
+        'update heartsync_sync.state set head = head + $1 returning head',
+        [ops.length],
+      );
+      const base = BigInt(stateRows[0]?.head ?? '0') - BigInt(ops.length);
+      for (const o of ops) o.opId = String(base + BigInt(o.opId));
+      for (const entries of current.values()) {
+        for (const e of entries.values()) if (newOpIds.has(e)) e.opId = String(base + BigInt(e.opId));
+      }
+      head = base + BigInt(ops.length);
       await tx.query(
         `insert into heartsync_sync.ops (bucket, op_id, op, object_type, object_id, data, checksum)
          select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])`,
@@ -378,9 +404,13 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
            checksum = (heartsync_sync.buckets.checksum + excluded.checksum) % 4294967296,
            op_count = heartsync_sync.buckets.op_count + excluded.op_count,
            last_op = greatest(heartsync_sync.buckets.last_op, excluded.last_op)`,
-        [[...sums.keys()], [...sums.values()].map((s) => s.checksum), [...sums.values()].map((s) => s.count), [...sums.values()].map((s) => s.last)],
+        [
+          [...sums.keys()],
+          [...sums.values()].map((s) => s.checksum),
+          [...sums.values()].map((s) => s.count),
+          [...sums.values()].map((s) => s.last),
+        ],
       );
-      await tx.query('update heartsync_sync.state set head = $1', [String(head)]);
     }
 
     if (rowIds.length > 0) {
@@ -393,7 +423,8 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
       );
       const entries: [string, string, CurrentEntry][] = [];
       for (const [i, rowId] of rowIds.entries()) {
-        for (const entry of current.get(rowId)?.values() ?? []) entries.push([tables[i] ?? '', keys[i] ?? '', entry]);
+        for (const entry of current.get(rowId)?.values() ?? [])
+          entries.push([tables[i] ?? '', keys[i] ?? '', entry]);
       }
       if (entries.length > 0) {
         await tx.query(
@@ -428,7 +459,12 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
           `insert into heartsync_sync.parameter_lookups (source_table, source_key, lookup, bucket_parameters)
            select t, k, l, p::jsonb from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as x(t, k, l, p)
            on conflict (source_table, source_key, lookup) do update set bucket_parameters = excluded.bucket_parameters`,
-          [fresh.map((f) => getTableKey(f.table)), fresh.map((f) => f.key), fresh.map((f) => f.lookup), fresh.map((f) => f.params)],
+          [
+            fresh.map((f) => getTableKey(f.table)),
+            fresh.map((f) => f.key),
+            fresh.map((f) => f.lookup),
+            fresh.map((f) => f.params),
+          ],
         );
       }
       parametersChanged = removed.rowCount > 0 || fresh.length > 0;

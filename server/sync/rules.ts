@@ -57,7 +57,8 @@ export function loadRules(yaml: string): LoadedRules {
   const tables: SourceTable[] = [];
   for (const pattern of hydrated.getSourceTables()) {
     // Wildcard patterns (todos_%) would need a catalog scan at every boot; the rules do not use them.
-    if (pattern.isWildcard) throw new Error(`Wildcard table patterns are not supported: ${pattern.tablePattern}`);
+    if (pattern.isWildcard)
+      throw new Error(`Wildcard table patterns are not supported: ${pattern.tablePattern}`);
     if (!tables.some((t) => t.schema === pattern.schema && t.name === pattern.name)) {
       tables.push({ schema: pattern.schema, name: pattern.name });
     }
@@ -125,7 +126,9 @@ export interface BucketResolver {
   /** Buckets that depend only on the token and request (fixed for the connection). */
   staticBuckets: ResolvedBucket[];
   /** Resolves all buckets, looking table-based parameter queries up through getParameterSets. */
-  resolve(getParameterSets: (lookups: string[]) => Promise<Map<string, SqliteJsonRow[]>>): Promise<ResolvedBucket[]>;
+  resolve(
+    getParameterSets: (lookups: string[]) => Promise<Map<string, SqliteJsonRow[]>>,
+  ): Promise<ResolvedBucket[]>;
 }
 
 /** The bucket resolver of one connection: request.user_id() is the token's sub. */
@@ -149,7 +152,10 @@ export function createBucketResolver(
       const dynamic = await querier.queryDynamicBucketDescriptions({
         async getParameterSets(lookups) {
           const found = await getParameterSets(lookups.map((l) => l.serializedRepresentation));
-          return lookups.map((lookup) => ({ lookup, rows: found.get(lookup.serializedRepresentation) ?? [] }));
+          return lookups.map((lookup) => ({
+            lookup,
+            rows: found.get(lookup.serializedRepresentation) ?? [],
+          }));
         },
       });
       const all = new Map<string, ResolvedBucket>();

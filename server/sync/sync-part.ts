@@ -44,9 +44,12 @@ export function createSyncPart(options: SyncPartOptions = {}) {
     });
     const compact = () => compactBuckets(ctx.db);
     services.set(app, { rules, replicator, compact });
-    const timer = setInterval(() => {
-      compact().catch((e: Error) => ctx.log.error(`sync compaction failed: ${e.message}`));
-    }, options.compactEveryMs ?? 5 * 60_000);
+    const timer = setInterval(
+      () => {
+        compact().catch((e: Error) => ctx.log.error(`sync compaction failed: ${e.message}`));
+      },
+      options.compactEveryMs ?? 5 * 60_000,
+    );
     timer.unref();
     // Open streams would hold the HTTP server open: end them before it closes.
     app.addHook('preClose', async () => {

@@ -14,6 +14,7 @@ import {
   type BucketChecksum,
 } from './bucket-storage.ts';
 import type { CommittedBatch, Replicator } from './replicator.ts';
+import type { ResolvedBucket } from '@powersync/service-sync-rules';
 import { createBucketResolver, type BucketResolver, type LoadedRules } from './rules.ts';
 
 const KEEPALIVE_MS = 20_000;
@@ -63,13 +64,19 @@ async function authenticate(
     return undefined;
   }
   if (claims.role !== 'authenticated' || typeof claims.sub !== 'string' || claims.sub === '') {
-    await reply.code(401).send({ error: { code: 'PSYNC_S2101', message: 'A signed-in member token is required' } });
+    await reply
+      .code(401)
+      .send({ error: { code: 'PSYNC_S2101', message: 'A signed-in member token is required' } });
     return undefined;
   }
   return claims as JwtClaims & { sub: string };
 }
 
-export function registerSyncRoutes(app: FastifyInstance, ctx: AppContext, options: SyncStreamOptions): () => void {
+export function registerSyncRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  options: SyncStreamOptions,
+): () => void {
   const { rules, replicator } = options;
   const keepaliveMs = options.keepaliveMs ?? KEEPALIVE_MS;
   /** Streams open now, so shutdown and ended sessions can close them. */
@@ -93,7 +100,8 @@ export function registerSyncRoutes(app: FastifyInstance, ctx: AppContext, option
     const claims = await authenticate(ctx, request, reply);
     if (!claims) return reply;
     const query = z.object({ client_id: z.string().min(1).max(200).optional() }).safeParse(request.query);
-    if (!query.success) return reply.code(400).send({ error: { message: 'client_id must be a short string' } });
+    if (!query.success)
+      return reply.code(400).send({ error: { message: 'client_id must be a short string' } });
     // Everything committed before this request (the client's uploads) is in the ops once flush resolves.
     await replicator.flush();
     const checkpoint = await saveWriteCheckpoint(ctx.db, claims.sub, query.data.client_id ?? '');
@@ -107,7 +115,10 @@ export function registerSyncRoutes(app: FastifyInstance, ctx: AppContext, option
     const body = streamRequestSchema.safeParse(request.body ?? {});
     if (!body.success) {
       return reply.code(400).send({
-        error: { code: 'PSYNC_S2001', message: `Invalid sync request: ${body.error.issues[0]?.message ?? ''}` },
+        error: {
+          code: 'PSYNC_S2001',
+          message: `Invalid sync request: ${body.error.issues[0]?.message ?? ''}`,
+        },
       });
     }
     let resolver: BucketResolver;
@@ -158,14 +169,24 @@ export function registerSyncRoutes(app: FastifyInstance, ctx: AppContext, option
     };
     const entry = { userId, sessionId: claims.session_id, end };
     open.add(entry);
+    // Bucket sets and write checkpoints are re-read only when something they depend on changed.
+    let resolveBuckets = true;
+    let readWriteCheckpoint = true;
     const onCommitted = (batch: CommittedBatch) => {
-      if (batch.parametersChanged) return signal();
+      if (batch.parametersChanged) {
+        resolveBuckets = true;
+        return signal();
+      }
       for (const b of batch.buckets) if (sent.has(b)) return signal();
     };
     replicator.on('committed', onCommitted);
     const myWriteCheckpoints = writeCheckpoints.get(userId) ?? new Set();
     writeCheckpoints.set(userId, myWriteCheckpoints);
-    myWriteCheckpoints.add(signal);
+    const onWriteCheckpoint = () => {
+      readWriteCheckpoint = true;
+      signal();
+    };
+    myWriteCheckpoints.add(onWriteCheckpoint);
     raw.on('close', () => {
       closed = true;
       wake?.();
@@ -187,6 +208,8 @@ export function registerSyncRoutes(app: FastifyInstance, ctx: AppContext, option
       }
     }
 
+    let buckets: ResolvedBucket[] = [];
+    let writeCheckpoint: string | undefined;
     try {
       let first = true;
       while (!closed) {
@@ -198,10 +221,16 @@ export function registerSyncRoutes(app: FastifyInstance, ctx: AppContext, option
           continue;
         }
         dirty = false;
-        const buckets = await resolver.resolve((lookups) => findParameterSets(ctx.db, lookups));
+        if (resolveBuckets) {
+          resolveBuckets = false;
+          buckets = await resolver.resolve((lookups) => findParameterSets(ctx.db, lookups));
+        }
+        if (readWriteCheckpoint) {
+          readWriteCheckpoint = false;
+          writeCheckpoint = clientId ? await findWriteCheckpoint(ctx.db, userId, clientId) : undefined;
+        }
         const names = buckets.map((b) => b.bucket);
         const { head, checksums } = await readCheckpoint(ctx.db, names);
-        const writeCheckpoint = clientId ? await findWriteCheckpoint(ctx.db, userId, clientId) : undefined;
         const describe = (c: BucketChecksum) => ({
           bucket: c.bucket,
           checksum: c.checksum,
@@ -224,7 +253,8 @@ export function registerSyncRoutes(app: FastifyInstance, ctx: AppContext, option
             return !before || before.checksum !== c.checksum || before.count !== c.count;
           });
           const removed = [...sent.keys()].filter((b) => !checksums.has(b));
-          if (updated.length === 0 && removed.length === 0 && writeCheckpoint === sentWriteCheckpoint) continue;
+          if (updated.length === 0 && removed.length === 0 && writeCheckpoint === sentWriteCheckpoint)
+            continue;
           await write({
             checkpoint_diff: {
               last_op_id: head,
@@ -262,7 +292,7 @@ export function registerSyncRoutes(app: FastifyInstance, ctx: AppContext, option
       clearInterval(keepalive);
       if (expiry) clearTimeout(expiry);
       replicator.off('committed', onCommitted);
-      myWriteCheckpoints.delete(signal);
+      myWriteCheckpoints.delete(onWriteCheckpoint);
       if (myWriteCheckpoints.size === 0) writeCheckpoints.delete(userId);
       open.delete(entry);
       end();

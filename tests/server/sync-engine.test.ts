@@ -3,7 +3,13 @@ import crypto from 'node:crypto';
 import { Schema, Table, column } from '@powersync/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDatabaseKinds } from '../support/test-databases.ts';
-import { openSyncClient, startSyncServer, waitFor, type SyncClient, type SyncTestServer } from './sync-support.ts';
+import {
+  openSyncClient,
+  startSyncServer,
+  waitFor,
+  type SyncClient,
+  type SyncTestServer,
+} from './sync-support.ts';
 
 const setupSql = `
   create table public.t_lists (id uuid primary key, owner_id uuid not null, name text not null);
@@ -53,9 +59,10 @@ describe.each(getDatabaseKinds())('sync engine on %s', (kind) => {
        select gen_random_uuid(), $1, 'item ' || g, 'hidden', g % 2 = 0, g from generate_series(1, 50) g`,
       [aliceList],
     );
-    await t.db.query(`insert into t_items (id, list_id, title, secret) values (gen_random_uuid(), $1, 'bob item', 'x')`, [
-      bobList,
-    ]);
+    await t.db.query(
+      `insert into t_items (id, list_id, title, secret) values (gen_random_uuid(), $1, 'bob item', 'x')`,
+      [bobList],
+    );
     await t.db.query(`insert into t_content (id, body) values ('welcome', '{"text":"hi"}')`);
   });
 
@@ -81,7 +88,7 @@ describe.each(getDatabaseKinds())('sync engine on %s', (kind) => {
     expect(items).toHaveLength(50);
     expect(items[1]).toEqual({ title: 'item 2', done: 1, n: 2, list_id: aliceList });
     // The private column never reaches the replica, not even as untyped data.
-    const raw = await c.db.getAll<{ data: string }>("select data from ps_data__t_items");
+    const raw = await c.db.getAll<{ data: string }>('select data from ps_data__t_items');
     expect(raw.every((r) => !r.data.includes('hidden'))).toBe(true);
     expect(await c.db.getAll('select body from t_content')).toEqual([{ body: '{"text":"hi"}' }]);
   });
@@ -94,7 +101,10 @@ describe.each(getDatabaseKinds())('sync engine on %s', (kind) => {
     for (const step of ['insert', 'update', 'delete'] as const) {
       const started = performance.now();
       if (step === 'insert') {
-        await t.db.query(`insert into t_items (id, list_id, title) values ($1, $2, 'fresh')`, [id, aliceList]);
+        await t.db.query(`insert into t_items (id, list_id, title) values ($1, $2, 'fresh')`, [
+          id,
+          aliceList,
+        ]);
       } else if (step === 'update') {
         await t.db.query(`update t_items set title = 'renamed' where id = $1`, [id]);
       } else {
@@ -102,14 +112,20 @@ describe.each(getDatabaseKinds())('sync engine on %s', (kind) => {
       }
       const expected = step === 'insert' ? ['fresh'] : step === 'update' ? ['renamed'] : [];
       await waitFor(
-        async () => (await c.db.getAll<{ title: string }>('select title from t_items where id = ?', [id])).map((r) => r.title),
+        async () =>
+          (await c.db.getAll<{ title: string }>('select title from t_items where id = ?', [id])).map(
+            (r) => r.title,
+          ),
         (v) => JSON.stringify(v) === JSON.stringify(expected),
         5000,
         2,
       );
       latencies.push(performance.now() - started);
     }
-    expect(Math.max(...latencies), `latencies ${latencies.map((l) => l.toFixed(1)).join(", ")} ms`).toBeLessThan(100);
+    expect(
+      Math.max(...latencies),
+      `latencies ${latencies.map((l) => l.toFixed(1)).join(', ')} ms`,
+    ).toBeLessThan(100);
   });
 
   it('adds a bucket when a parameter row appears and removes it with its rows when it goes', async () => {

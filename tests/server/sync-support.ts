@@ -68,7 +68,10 @@ export async function startSyncServer(
     url,
     db,
     signToken: (sub: string, expiresInSeconds = 3600) =>
-      keys.sign({ role: 'authenticated', sub, email: `${sub}@example.test`, aud: 'authenticated' } as never, expiresInSeconds),
+      keys.sign(
+        { role: 'authenticated', sub, email: `${sub}@example.test`, aud: 'authenticated' } as never,
+        expiresInSeconds,
+      ),
     stop: () => self.app.close(),
     start,
     async close() {
