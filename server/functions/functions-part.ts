@@ -49,7 +49,9 @@ export function createFunctionsPart(options: FunctionsOptions = {}) {
       const file = path.join(dir, name, 'index.ts');
       if (!handlers.has(name)) {
         if (!fs.existsSync(file)) return undefined;
-        handlers.set(name, loadHandler(file));
+        const loading = loadHandler(file);
+        loading.catch(() => {}); // awaited (and reported) by the request; not an unhandled rejection meanwhile
+        handlers.set(name, loading);
       }
       return handlers.get(name);
     }

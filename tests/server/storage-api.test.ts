@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -368,6 +369,51 @@ describe.each(getDatabaseKinds())('storage on %s', (kind) => {
     expect(
       (await q.client.storage.from('profile-photos').upload(`${q.id}/0.jpg`, img, { upsert: true })).error,
     ).toBeNull();
+  });
+
+  it('accepts a Blob upload (multipart, as browsers send it) and reports it with exists()', async () => {
+    const key = `${a.id}/from-blob.jpg`;
+    const blob = new Blob([new Uint8Array(await makeJpegWithGps())], { type: 'image/jpeg' });
+    const up = await a.client.storage.from('profile-photos').upload(key, blob);
+    expect(up.error).toBeNull();
+    const served = await blobBytes((await a.client.storage.from('profile-photos').download(key)).data);
+    expect((await sharp(served).metadata()).exif).toBeUndefined();
+    expect((await a.client.storage.from('profile-photos').exists(key)).data).toBe(true);
+    expect((await a.client.storage.from('profile-photos').exists(`${a.id}/nope.jpg`)).data).toBe(false);
+  });
+
+  it('signs several URLs at once, with an error entry for what the caller cannot see', async () => {
+    const key = `${a.id}/from-blob.jpg`;
+    const { data, error } = await b.client.storage
+      .from('profile-photos')
+      .createSignedUrls([key, `${a.id}/missing.jpg`], 60);
+    expect(error).toBeNull();
+    expect(data?.[0]?.error).toBeNull();
+    expect((await fetch(data![0]!.signedUrl)).status).toBe(200);
+    expect(data?.[1]?.error).toMatch(/does not exist/);
+  });
+
+  it('answers only 4xx to arbitrary JSON bodies on sign, remove and list', async () => {
+    const endpoints: Array<[string, string]> = [
+      ['POST', `/storage/v1/object/sign/profile-photos/${a.id}/from-blob.jpg`],
+      ['POST', '/storage/v1/object/sign/profile-photos'],
+      ['DELETE', '/storage/v1/object/profile-photos'],
+      ['POST', '/storage/v1/object/list/profile-photos'],
+    ];
+    const rowsBefore = await countRows(t, a.id);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...endpoints), fc.jsonValue(), async ([method, route], body) => {
+        const res = await fetch(`${t.url}${route}`, {
+          method,
+          headers: { authorization: `Bearer ${b.accessToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        await res.arrayBuffer();
+        return res.status < 500;
+      }),
+      { numRuns: 60 },
+    );
+    expect(await countRows(t, a.id)).toBe(rowsBefore);
   });
 
   it('answers 503 and keeps neither a row nor a half file when the disk cannot be written', async () => {
