@@ -91,7 +91,13 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
 
   app.get('/app-config.json', async (_req, reply) => {
     reply.header('cache-control', 'no-cache');
-    return { supabaseUrl: config.publicUrl, anonKey: keys.anonKey, powersyncUrl: config.publicUrl };
+    return {
+      supabaseUrl: config.publicUrl,
+      anonKey: keys.anonKey,
+      powersyncUrl: config.publicUrl,
+      operatorName: config.OPERATOR_NAME,
+      operatorContact: config.OPERATOR_CONTACT,
+    };
   });
 
   /** The signed-in caller of /user and /logout: a valid user token whose session is still live. */

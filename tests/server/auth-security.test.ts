@@ -336,7 +336,10 @@ describe.each(getDatabaseKinds())('auth security on %s', (kind) => {
 
   it('serves the PWA its configuration and the outbox pages', async () => {
     const config = await (await fetch(`${t.url}/app-config.json`)).json();
-    expect(config).toEqual({ supabaseUrl: t.url, anonKey: t.anonKey, powersyncUrl: t.url });
+    expect(config).toMatchObject({ supabaseUrl: t.url, anonKey: t.anonKey, powersyncUrl: t.url });
+    expect(typeof config.operatorName).toBe('string');
+    // Only public values: never the service key.
+    expect(JSON.stringify(config)).not.toContain(t.serviceRoleKey);
     const page = await fetch(`${t.url}/_outbox`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
