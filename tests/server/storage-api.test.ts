@@ -328,14 +328,28 @@ describe.each(getDatabaseKinds())('storage on %s', (kind) => {
     expect(rootList.data).toContainEqual(expect.objectContaining({ name: a.id, id: null }));
   });
 
+  /** A and the new member like each other through REST, which makes their match and conversation. */
+  async function matchWith(m: TestMember): Promise<string> {
+    for (const [from, to] of [
+      [a, m],
+      [m, a],
+    ] as const) {
+      const { error } = await from.client
+        .from('user_interactions')
+        .insert({ user_id: from.id, target_id: to.id, interaction_type: 'like' });
+      expect(error).toBeNull();
+    }
+    const conv = await t.db.query<{ id: string }>(
+      'select id from public.conversations where $1 in (participant1_id, participant2_id) and $2 in (participant1_id, participant2_id)',
+      [a.id, m.id],
+    );
+    expect(conv.rows).toHaveLength(1);
+    return conv.rows[0]!.id;
+  }
+
   it('keeps chat media readable by the two participants only', async () => {
     const m = await createMember(t, 'Mia');
-    const [p1, p2] = [a.id, m.id].sort();
-    const conv = await t.db.query<{ id: string }>(
-      'insert into public.conversations (participant1_id, participant2_id) values ($1, $2) returning id',
-      [p1, p2],
-    );
-    const cid = conv.rows[0]!.id;
+    const cid = await matchWith(m);
     const key = `${cid}/${a.id}/photo.jpg`;
     expect((await a.client.storage.from('chat-media').upload(key, await makePlainJpeg())).error).toBeNull();
     expect((await m.client.storage.from('chat-media').download(key)).error).toBeNull();
@@ -352,6 +366,39 @@ describe.each(getDatabaseKinds())('storage on %s', (kind) => {
       .from('chat-media')
       .upload(`${cid}/${a.id}/x.jpg`, await makePlainJpeg());
     expect(mAsA.error).toMatchObject({ status: 403 });
+  });
+
+  it('hides photos and chat media between members once one blocks the other', async () => {
+    const m = await createMember(t, 'Max');
+    const cid = await matchWith(m);
+    const chatKey = `${cid}/${a.id}/before-block.jpg`;
+    const photoKey = `${m.id}/me.jpg`;
+    expect(
+      (await a.client.storage.from('chat-media').upload(chatKey, await makePlainJpeg())).error,
+    ).toBeNull();
+    expect(
+      (await m.client.storage.from('profile-photos').upload(photoKey, await makePlainJpeg())).error,
+    ).toBeNull();
+    expect((await a.client.storage.from('profile-photos').download(photoKey)).error).toBeNull();
+
+    const { error } = await m.client.from('blocked_users').insert({ blocker_id: m.id, blocked_id: a.id });
+    expect(error).toBeNull();
+
+    expect((await a.client.storage.from('profile-photos').download(photoKey)).error).toMatchObject({
+      status: 404,
+    });
+    expect((await a.client.storage.from('chat-media').download(chatKey)).error).toMatchObject({
+      status: 404,
+    });
+    expect((await m.client.storage.from('chat-media').download(chatKey)).error).toMatchObject({
+      status: 404,
+    });
+    const send = await a.client.storage
+      .from('chat-media')
+      .upload(`${cid}/${a.id}/after.jpg`, await makePlainJpeg());
+    expect(send.error).toMatchObject({ status: 403 });
+    // Others still see M's photo.
+    expect((await b.client.storage.from('profile-photos').download(photoKey)).error).toBeNull();
   });
 
   it('enforces the per-member quota of 50 files', async () => {
