@@ -21,7 +21,6 @@ export async function signMemberToken(t: TestServer, id: string, expiresInSecond
       sub: id,
       email: `${id}@example.test`,
       aud: 'authenticated',
-      session_id: crypto.randomUUID(),
     },
     expiresInSeconds,
   );
