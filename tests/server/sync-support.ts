@@ -25,6 +25,8 @@ export interface SyncTestServer {
   ctx: AppContext;
   app: FastifyInstance;
   sync: SyncService;
+  /** Bodies of the /sync/stream requests received, oldest first. */
+  streamRequests: { buckets?: { name: string; after: string }[] }[];
   signToken(sub: string, expiresInSeconds?: number): Promise<string>;
   /** Stops the HTTP server and the sync part, keeping the database; start() brings it back on the same port. */
   stop(): Promise<void>;
@@ -56,11 +58,20 @@ export async function startSyncServer(
     ...(options.keepaliveMs ? { keepaliveMs: options.keepaliveMs } : {}),
     pollMs: 200,
   });
-  const self = {} as SyncTestServer;
-  async function start() {
-    const built = await buildApp({ config, db, keys, events, verifyToken: (t) => keys.verify(t) }, [part], {
-      logger: false,
+  const self = { streamRequests: [] } as unknown as SyncTestServer;
+  const recordRequests = async (app: FastifyInstance) => {
+    app.addHook('preHandler', async (request) => {
+      if (request.url === '/sync/stream') self.streamRequests.push(request.body as never);
     });
+  };
+  async function start() {
+    const built = await buildApp(
+      { config, db, keys, events, verifyToken: (t) => keys.verify(t) },
+      [recordRequests, part],
+      {
+        logger: false,
+      },
+    );
     await built.app.listen({ port, host: '127.0.0.1' });
     Object.assign(self, { app: built.app, ctx: built.ctx, sync: getSyncService(built.app) });
   }
