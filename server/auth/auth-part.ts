@@ -414,6 +414,25 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
         return {};
       });
 
+      // resend({ type: 'signup', email }): a fresh confirmation link for an address not yet confirmed.
+      scope.post('/resend', async (req) => {
+        limiter.hit([`signup:ip:${req.ip}`]);
+        const body = getBody(req);
+        if (body['type'] !== 'signup') throw validationFailed('Only type signup can be resent');
+        const email = getNormalizedEmail(body['email']);
+        limiter.hit([`signup:email:${email}`]);
+        const redirectTo = getSafeRedirect(
+          getQuery(req)['redirect_to'],
+          config.publicUrl,
+          defaultRedirects.signup,
+        );
+        const user = await findUserByEmail(db, email);
+        // Same answer either way; only an unconfirmed registered address gets a mail.
+        if (user && !user.email_confirmed_at && isUserActive(user))
+          await sendLinkMail(user, 'signup', redirectTo);
+        return {};
+      });
+
       scope.get('/user', async (req) => {
         const { user } = await getCaller(req);
         return toUserJson(user);

@@ -6,6 +6,7 @@ import { getDatabaseKinds } from '../support/test-databases.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import {
   createAuthClient,
+  findVerifyLink,
   followLink,
   getLatestLink,
   getMailsTo,
@@ -103,6 +104,32 @@ describe.each(getDatabaseKinds())('auth journey on %s', (kind) => {
 
     const { session } = await signIn(email);
     expect(session.user.email_confirmed_at).toBeTruthy();
+  });
+
+  it('resends the confirmation link to an unconfirmed address only, answering alike', async () => {
+    const email = makeEmail('resend');
+    const client = createAuthClient(t);
+    await client.auth.signUp({ email, password: PASSWORD });
+    const resent = await client.auth.resend({
+      type: 'signup',
+      email,
+      options: { emailRedirectTo: `${t.url}/auth/callback?type=signup` },
+    });
+    expect(resent.error).toBeNull();
+    expect(await getMailsTo(t, email)).toHaveLength(2);
+    const unknown = makeEmail('nobody');
+    expect((await client.auth.resend({ type: 'signup', email: unknown })).error).toBeNull();
+    expect(await getMailsTo(t, unknown)).toHaveLength(0);
+
+    // The newest link confirms with the sign-up's password; the older one died with it.
+    const links = (await getMailsTo(t, email)).map((m) => findVerifyLink(m.text, 'signup')!);
+    const confirmed = await followLink(links[0]!);
+    expect(confirmed.fragment.get('access_token')).toBeTruthy();
+    expect((await followLink(links[1]!)).fragment.get('error_code')).toBe('otp_expired');
+    await signIn(email);
+    const mailsAfter = (await getMailsTo(t, email)).length;
+    expect((await client.auth.resend({ type: 'signup', email })).error).toBeNull();
+    expect(await getMailsTo(t, email)).toHaveLength(mailsAfter);
   });
 
   it('issues access tokens with the claims Supabase puts in them, verifiable with the published JWKS', async () => {

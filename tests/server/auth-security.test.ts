@@ -5,6 +5,7 @@ import { getDatabaseKinds } from '../support/test-databases.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import {
   createAuthClient,
+  findVerifyLink,
   followLink,
   getLatestLink,
   getMailsTo,
@@ -186,6 +187,27 @@ describe.each(getDatabaseKinds())('auth security on %s', (kind) => {
         (await createAuthClient(t).auth.signInWithPassword({ email, password: PASSWORD })).error,
       ).toBeNull();
     });
+  });
+
+  it('a pre-registered unconfirmed address keeps the password of the sign-up whose link is confirmed', async () => {
+    const email = makeEmail('victim');
+    const attacker = 'Attacker-Chosen-1';
+    const victim = 'Victim-Chosen-22';
+    await createAuthClient(t).auth.signUp({ email, password: attacker });
+    await createAuthClient(t).auth.signUp({ email, password: victim });
+    // The victim opens the mail of their own sign-up (the newest); the attacker's link dies with it.
+    const [victimMail, attackerMail] = await getMailsTo(t, email);
+    expect(
+      (await followLink(findVerifyLink(victimMail!.text, 'signup')!)).fragment.get('access_token'),
+    ).toBeTruthy();
+    expect((await followLink(findVerifyLink(attackerMail!.text, 'signup')!)).fragment.get('error_code')).toBe(
+      'otp_expired',
+    );
+    const client = createAuthClient(t);
+    expect((await client.auth.signInWithPassword({ email, password: attacker })).error?.code).toBe(
+      'invalid_credentials',
+    );
+    expect((await client.auth.signInWithPassword({ email, password: victim })).error).toBeNull();
   });
 
   it('sanitises the name in sign-up metadata and caps its length', async () => {
