@@ -136,6 +136,11 @@ begin
     raise exception using errcode = '23514', message = 'A new call starts ringing',
       detail = 'status must be ringing and answered_at, ended_at, ended_by, duration_seconds empty.';
   end if;
+  -- Unmatched, blocked and reported pairs get the same answer, so a caller never learns of a block.
+  if not public.are_connected(new.caller_id, new.recipient_id) then
+    raise exception using errcode = '42501', message = 'not_connected',
+      detail = 'Calls are only between matched members.';
+  end if;
   if not public.can_call_between(new.caller_id, new.recipient_id) then
     raise exception using errcode = 'P0001', message = 'premium_required',
       detail = 'Both users must have a premium subscription to start a video call.';

@@ -167,20 +167,11 @@ describe.each(getDatabaseKinds())('video calls on %s', (kind) => {
       expect(call.provider).toBe('webrtc');
     });
 
-    it('is refused with premium_required for non-premium, unmatched or blocked pairs, and nothing is written', async () => {
-      const { a, m, s } = await createCallPair();
+    it('is refused with premium_required when either side is not premium, and nothing is written', async () => {
+      const { a, m } = await createCallPair();
       const free = await createMember(db);
       await makeMatch(db, a, free);
-      const blocked = await createMember(db);
-      await grantPremium(db, blocked);
-      await makeMatch(db, a, blocked);
-      await db.query('insert into public.blocked_users (blocker_id, blocked_id) values ($1, $2)', [
-        blocked,
-        a,
-      ]);
-      for (const recipient of [free, s, blocked]) {
-        await expectSqlError(startCall(a, recipient), 'P0001', /premium_required/);
-      }
+      await expectSqlError(startCall(a, free), 'P0001', /premium_required/);
       await expectSqlError(startCall(free, a), 'P0001', /premium_required/);
       const rows = await db.query('select 1 from public.video_calls where caller_id = any($1::uuid[])', [
         [a, free],
@@ -191,6 +182,22 @@ describe.each(getDatabaseKinds())('video calls on %s', (kind) => {
         [m],
       );
       expect(notes.rows).toHaveLength(0);
+    });
+
+    it('is refused with not_connected for unmatched and blocked pairs alike, so a block is not revealed', async () => {
+      const { a, s } = await createCallPair();
+      const blocker = await createMember(db);
+      await grantPremium(db, blocker);
+      await makeMatch(db, a, blocker);
+      await db.query('insert into public.blocked_users (blocker_id, blocked_id) values ($1, $2)', [
+        blocker,
+        a,
+      ]);
+      for (const recipient of [s, blocker]) {
+        await expectSqlError(startCall(a, recipient), '42501', /^not_connected$/);
+      }
+      const rows = await db.query('select 1 from public.video_calls where caller_id = $1', [a]);
+      expect(rows.rows).toHaveLength(0);
     });
 
     it('a member cannot start a call in someone else’s name', async () => {
@@ -230,8 +237,8 @@ describe.each(getDatabaseKinds())('video calls on %s', (kind) => {
       await expectSqlError(startCall(a, m, { call_type: 'hologram' }), '23514');
       await expectSqlError(startCall(a, m, { provider: 'zoom' }), '23514');
       await expectSqlError(startCall(a, m, { stream_call_id: 'x'.repeat(201) }), '23514');
-      // Calling oneself: there is no such pair, so the premium/match check refuses first.
-      await expectSqlError(startCall(a, a), 'P0001', /premium_required/);
+      // Calling oneself: there is no such pair, so the match check refuses first.
+      await expectSqlError(startCall(a, a), '42501', /not_connected/);
     });
   });
 
