@@ -1,6 +1,6 @@
 // Who may connect and join: API key, access tokens on join and refresh, member-only channels, ended sessions.
 import crypto from 'node:crypto';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getDatabaseKinds } from '../support/test-databases.ts';
@@ -298,5 +298,36 @@ describe.each(getDatabaseKinds())('realtime access on %s', (kind) => {
     expect(await aliceChannel.httpSend('note', { from: 'alice' })).toEqual({ success: true });
     await waitFor('alice arrives', () => got.length >= 1);
     expect(got).toEqual([{ from: 'alice' }]);
+  });
+
+  it('a member who signs out with supabase-js loses their channels elsewhere, and the old token is refused', async () => {
+    const noSession = { persistSession: false, autoRefreshToken: false };
+    const service = createClient(t.url, t.serviceRoleKey, {
+      auth: noSession,
+      realtime: { transport: WebSocket as never },
+    });
+    const email = `rt-${crypto.randomUUID()}@example.test`;
+    const password = 'Correct-Horse-Battery-9';
+    const created = await service.auth.admin.createUser({ email, password, email_confirm: true });
+    expect(created.error).toBeNull();
+    const user = createClient(t.url, t.anonKey, {
+      auth: noSession,
+      realtime: { transport: WebSocket as never },
+    });
+    clients.push(user);
+    const signedIn = await user.auth.signInWithPassword({ email, password });
+    expect(signedIn.error).toBeNull();
+    const oldToken = signedIn.data.session!.access_token;
+
+    // Another device of the same session (it holds the same token and never refreshes it).
+    const other = (await client(oldToken)).channel('online-users');
+    const statuses: string[] = [];
+    other.subscribe((status) => statuses.push(status));
+    await waitFor('subscribed with the real session token', () => statuses.includes('SUBSCRIBED'));
+
+    expect((await user.auth.signOut()).error).toBeNull();
+    await waitFor('closed by the sign-out', () => statuses.includes('CLOSED'));
+    const again = await subscribe((await client(oldToken)).channel('online-users'));
+    expect(again.status).toBe('CHANNEL_ERROR');
   });
 });

@@ -1,5 +1,6 @@
 // Presence and broadcast between real supabase-js clients on the running server.
-import type { SupabaseClient } from '@supabase/supabase-js';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getDatabaseKinds } from '../support/test-databases.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
@@ -193,5 +194,33 @@ describe.each(getDatabaseKinds())('realtime presence and broadcast on %s', (kind
       (await post({ messages: [{ topic: 'online-users', event: 'e' }] }, { apikey: t.anonKey })).status,
     ).toBe(403);
     expect((await post(good, { apikey: t.anonKey })).status).toBe(202);
+  });
+
+  it('a client on protocol 1.0.0 and one on 2.0.0 share presence and broadcast', async () => {
+    const legacy = createClient(t.url, t.anonKey, {
+      accessToken: async () => alice.token,
+      realtime: { transport: WebSocket as never, vsn: '1.0.0' },
+    });
+    clients.push(legacy);
+    await legacy.realtime.setAuth(alice.token);
+    const a = legacy.channel('online-users');
+    const aGot: unknown[] = [];
+    a.on('presence', { event: 'sync' }, () => {}).on('broadcast', { event: 'hi' }, (m) =>
+      aGot.push(m['payload']),
+    );
+    const b = (await client(bob.token)).channel('online-users');
+    const bGot: unknown[] = [];
+    b.on('presence', { event: 'sync' }, () => {}).on('broadcast', { event: 'hi' }, (m) =>
+      bGot.push(m['payload']),
+    );
+    expect((await subscribe(a)).status).toBe('SUBSCRIBED');
+    expect((await subscribe(b)).status).toBe('SUBSCRIBED');
+    await a.track({ userId: alice.id });
+    await waitFor('bob sees the legacy client', () => b.presenceState()[alice.id]);
+    await a.send({ type: 'broadcast', event: 'hi', payload: { from: 'v1' } });
+    await b.send({ type: 'broadcast', event: 'hi', payload: { from: 'v2' } });
+    await waitFor('both directions', () => aGot.length === 1 && bGot.length === 1);
+    expect(aGot).toEqual([{ from: 'v2' }]);
+    expect(bGot).toEqual([{ from: 'v1' }]);
   });
 });
