@@ -100,23 +100,27 @@ create trigger conversations_set_updated_at before update on public.conversation
 
 -- Whether two members must not see each other: a block or a report in either direction.
 -- Security definer so policies can consult rows the caller may not read (the other side's block).
+-- A member may only ask about pairs they belong to (anything else answers false), so the RPC
+-- cannot be used to learn who blocked or reported whom; server contexts without a member ask freely.
 create or replace function public.is_hidden_pair(a uuid, b uuid) returns boolean
 language sql stable security definer set search_path = '' as $$
-  select exists (
+  select (auth.uid() is null or auth.uid() = a or auth.uid() = b) and (exists (
     select 1 from public.blocked_users bu
     where (bu.blocker_id = a and bu.blocked_id = b) or (bu.blocker_id = b and bu.blocked_id = a)
   ) or exists (
     select 1 from public.reports r
     where (r.reporter_id = a and r.reported_id = b) or (r.reporter_id = b and r.reported_id = a)
-  )
+  ))
 $$;
 revoke execute on function public.is_hidden_pair(uuid, uuid) from public, anon;
 
 -- Interactions: members insert their own (as themselves) and read what they sent and received.
 -- No update or delete, so a like cannot be withdrawn to dodge the daily limit.
+-- A skip is seen by the skipper only: nobody learns they were passed over.
 create policy "user_interactions: members read sent and received" on public.user_interactions for select
   to authenticated
-  using ((user_id = auth.uid() or target_id = auth.uid()) and not public.is_hidden_pair(user_id, target_id));
+  using ((user_id = auth.uid() or (target_id = auth.uid() and interaction_type = 'like'))
+    and not public.is_hidden_pair(user_id, target_id));
 create policy "user_interactions: members insert their own" on public.user_interactions for insert
   to authenticated
   with check (user_id = auth.uid() and not public.is_hidden_pair(user_id, target_id));
@@ -157,10 +161,11 @@ revoke all on public.conversations from anon, authenticated;
 grant select on public.conversations to authenticated;
 
 -- Whether sender may write to recipient in this conversation now: they are its two participants,
--- its match still exists and neither blocked or reported the other.
+-- its match still exists and neither blocked or reported the other. A member may only ask about
+-- conversations they are in (else false), so it reveals nothing about other members' matches.
 create or replace function public.can_message(conversation uuid, sender uuid, recipient uuid) returns boolean
 language sql stable security definer set search_path = '' as $$
-  select exists (
+  select (auth.uid() is null or auth.uid() = sender or auth.uid() = recipient) and exists (
     select 1
     from public.conversations c
     join public.matches m on m.id = c.match_id

@@ -259,6 +259,52 @@ describe.each(getDatabaseKinds())('likes and matches on %s', (kind) => {
     );
   });
 
+  it('a skip is seen by the skipper only; a like is seen by both', async () => {
+    const a = await createMember(db);
+    const b = await createMember(db);
+    const c = await createMember(db);
+    await like(a, b, 'skip');
+    await like(c, b);
+    const seenByB = await asActor(db, member(b), (tx) =>
+      tx.query<{ user_id: string }>('select user_id from public.user_interactions where target_id = $1', [b]),
+    );
+    expect(seenByB.rows.map((r) => r.user_id)).toEqual([c]);
+    const seenByA = await asActor(db, member(a), (tx) =>
+      tx.query<{ target_id: string }>('select target_id from public.user_interactions'),
+    );
+    expect(seenByA.rows.map((r) => r.target_id)).toEqual([b]);
+  });
+
+  it('the hidden-pair and can-message helpers tell a member nothing about pairs they are not in', async () => {
+    const a = await createMember(db);
+    const b = await createMember(db);
+    const nosy = await createMember(db);
+    await like(a, b);
+    await like(b, a);
+    await db.query('insert into public.blocked_users (blocker_id, blocked_id) values ($1, $2)', [a, b]);
+    const asNosy = await asActor(db, member(nosy), (tx) =>
+      tx.query<{ hidden: boolean }>('select public.is_hidden_pair($1, $2) hidden', [a, b]),
+    );
+    expect(asNosy.rows[0]?.hidden).toBe(false);
+    const asA = await asActor(db, member(a), (tx) =>
+      tx.query<{ hidden: boolean }>('select public.is_hidden_pair($1, $2) hidden', [a, b]),
+    );
+    expect(asA.rows[0]?.hidden).toBe(true);
+    const m = await db.query<{ id: string }>(
+      'select id from public.conversations where participant1_id = least($1::uuid, $2::uuid) and participant2_id = greatest($1::uuid, $2::uuid)',
+      [a, b],
+    );
+    await db.query('delete from public.blocked_users where blocker_id = $1', [a]);
+    const probe = await asActor(db, member(nosy), (tx) =>
+      tx.query<{ ok: boolean }>('select public.can_message($1, $2, $3) ok', [m.rows[0]?.id, a, b]),
+    );
+    expect(probe.rows[0]?.ok).toBe(false);
+    const own = await asActor(db, member(a), (tx) =>
+      tx.query<{ ok: boolean }>('select public.can_message($1, $2, $3) ok', [m.rows[0]?.id, a, b]),
+    );
+    expect(own.rows[0]?.ok).toBe(true);
+  });
+
   it('either member may unmatch, which ends messaging but keeps the history readable', async () => {
     const a = await createMember(db);
     const b = await createMember(db);

@@ -53,6 +53,27 @@ describe.each(getDatabaseKinds())('messages on %s', (kind) => {
     expect(c.rows[0]?.last_message_at).not.toBeNull();
   });
 
+  it('unread counts per conversation follow the recipient marking messages read', async () => {
+    const { a, b, conversationId } = await pair();
+    const first = await send(a, b, conversationId, 'one');
+    await send(a, b, conversationId, 'two');
+    const counts = () =>
+      asActor(db, member(b), (tx) =>
+        tx.query<{ conversation_id: string; unread: number }>(
+          'select * from public.get_unread_message_counts()',
+        ),
+      ).then((r) => r.rows);
+    expect(await counts()).toEqual([{ conversation_id: conversationId, unread: 2 }]);
+    await asActor(db, member(b), (tx) =>
+      tx.query(`update public.messages set status = 'read' where id = $1`, [first.rows[0]?.id]),
+    );
+    expect(await counts()).toEqual([{ conversation_id: conversationId, unread: 1 }]);
+    const forSender = await asActor(db, member(a), (tx) =>
+      tx.query('select * from public.get_unread_message_counts()'),
+    );
+    expect(forSender.rows).toEqual([]);
+  });
+
   it('a retried upload of the same client id is a duplicate (23505), never a second message', async () => {
     const { a, b, conversationId } = await pair();
     const id = newId();

@@ -127,6 +127,29 @@ describe.each(getDatabaseKinds())('profiles on %s', (kind) => {
     await updateRow(db, 'profiles', 'id', ada, { show_online_status: true });
   });
 
+  it('an e-mail change in auth reaches the private profile', async () => {
+    const id = await createMember(db, { email: 'old@example.test' });
+    await db.query(`update auth.users set email = 'new@example.test' where id = $1`, [id]);
+    const r = await db.query<{ email: string }>('select email from public.profiles where id = $1', [id]);
+    expect(r.rows[0]?.email).toBe('new@example.test');
+  });
+
+  it('refresh_public_profile_ages is a service job that corrects stale ages', async () => {
+    await db.query('update public.public_profiles set age = 5 where id = $1', [ada]);
+    await expectSqlError(
+      asActor(db, member(ada), (tx) => tx.query('select public.refresh_public_profile_ages()')),
+      '42501',
+    );
+    const r = await asActor(db, { role: 'service_role' }, (tx) =>
+      tx.query<{ n: number }>('select public.refresh_public_profile_ages() n'),
+    );
+    expect(r.rows[0]?.n).toBeGreaterThanOrEqual(1);
+    const age = await db.query<{ age: number }>('select age from public.public_profiles where id = $1', [
+      ada,
+    ]);
+    expect(age.rows[0]?.age).toBeGreaterThan(30);
+  });
+
   it('members under 18 are refused', async () => {
     const tooYoung = new Date();
     tooYoung.setFullYear(tooYoung.getFullYear() - 17);
