@@ -34,18 +34,21 @@ export function useSessionRules(active: boolean): void {
     for (const e of ACTIVITY_EVENTS) window.addEventListener(e, mark, { passive: true });
 
     let busy = false;
+    let ended = false;
     async function check() {
-      if (busy) return;
+      // The idle rule goes first and never waits for a validity check still in flight.
+      const now = Date.now();
+      if (!ended && isIdleTimedOut(lastActivity.current, now)) {
+        ended = true;
+        logSecurityEvent('session_timeout_reached', {
+          idleMinutes: Math.round((now - lastActivity.current) / 60000),
+        });
+        await endSession('Session Timeout', 'Your session has timed out for security reasons.');
+        return;
+      }
+      if (busy || ended) return;
       busy = true;
       try {
-        const now = Date.now();
-        if (isIdleTimedOut(lastActivity.current, now)) {
-          logSecurityEvent('session_timeout_reached', {
-            idleMinutes: Math.round((now - lastActivity.current) / 60000),
-          });
-          await endSession('Session Timeout', 'Your session has timed out for security reasons.');
-          return;
-        }
         const sb = await getSupabase();
         const { data } = await sb.auth.getSession();
         const decision = decideSessionCheck({
@@ -56,6 +59,7 @@ export function useSessionRules(active: boolean): void {
         if (decision === 'skip-offline') return;
         if (decision === 'expired') {
           logSecurityEvent('session_validation_failed', { reason: 'no session' });
+          ended = true;
           await endSession('Session Expired', 'Your session has expired. Please log in again.');
           return;
         }
@@ -64,6 +68,7 @@ export function useSessionRules(active: boolean): void {
           const { error } = await sb.auth.refreshSession();
           if (error && isSessionRefusal(error)) {
             logSecurityEvent('session_refresh_failed', { message: error.message });
+            ended = true;
             await endSession('Session Expired', 'Your session has expired. Please log in again.');
           } else if (!error)
             logSecurityEvent('session_refreshed', { timeUntilExpiry: Math.round(timeUntilExpiry) });
@@ -73,6 +78,7 @@ export function useSessionRules(active: boolean): void {
         const { error } = await sb.auth.getUser();
         if (error && isSessionRefusal(error)) {
           logSecurityEvent('session_validation_failed', { message: error.message });
+          ended = true;
           await endSession('Session Expired', 'Your session has expired. Please log in again.');
         }
       } catch (e) {

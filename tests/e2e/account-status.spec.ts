@@ -1,0 +1,91 @@
+// Pause and reactivate, schedule and cancel deletion, and the session rules (idle timeout, failed validity check) with a controlled clock.
+import { expect, test, type Page } from '@playwright/test';
+import { PASSWORD, acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+
+test.beforeEach(async ({ page }) => {
+  await acceptNecessaryCookies(page);
+});
+
+test('a member pauses the account, sees the banner and reactivates', async ({ page, request }) => {
+  await signUpAndConfirm(page, request, makeEmail('pause'));
+  await page.goto('/account');
+  await page.getByLabel('Pause for').selectOption('1-week');
+  await page.getByRole('button', { name: 'Pause account' }).click();
+  const banner = page.getByTestId('pause-banner');
+  await expect(banner).toHaveText(/Your account is paused for 1 more week\. You're hidden from discovery\./);
+
+  // The banner survives a reload (it comes from the server, not the page).
+  await page.reload();
+  await expect(banner).toBeVisible();
+  await banner.getByRole('button', { name: 'Reactivate' }).click();
+  await expect(page.getByText('Your account is now active and visible to other users.')).toBeVisible();
+  await expect(banner).toHaveCount(0);
+});
+
+test('a member schedules deletion with the password and cancels it', async ({ page, request }) => {
+  await signUpAndConfirm(page, request, makeEmail('delete'));
+  await page.goto('/account');
+  await page.getByLabel('Password').fill('Wrong!Passw0rd');
+  await page.getByRole('button', { name: 'Schedule deletion' }).click();
+  await expect(page.getByText('Failed to schedule account deletion')).toBeVisible();
+  await expect(page.getByTestId('deletion-banner')).toHaveCount(0);
+
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Schedule deletion' }).click();
+  const banner = page.getByTestId('deletion-banner');
+  await expect(banner).toContainText('Your account is scheduled for deletion in 30 days.');
+  await expect(banner).not.toContainText('final warning');
+  await expect(banner).toHaveAttribute('data-tone', 'yellow');
+
+  await banner.getByRole('button', { name: 'Cancel deletion' }).click();
+  await expect(page.getByText('Deletion Cancelled')).toBeVisible();
+  await expect(banner).toHaveCount(0);
+});
+
+async function getAccessToken(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    for (const store of [localStorage, sessionStorage])
+      for (let i = 0; i < store.length; i++) {
+        const key = store.key(i);
+        if (key?.startsWith('sb-') && key.endsWith('-auth-token'))
+          return (JSON.parse(store.getItem(key) ?? '{}') as { access_token: string }).access_token;
+      }
+    throw new Error('no stored session');
+  });
+}
+
+test('120 minutes without activity end the session with Session Timeout', async ({ page, request }) => {
+  await page.clock.install();
+  await signUpAndConfirm(page, request, makeEmail('idle'));
+  await page.goto('/find-matches');
+  await expect(page.getByRole('heading', { name: 'Find Matches' })).toBeVisible();
+
+  await page.clock.fastForward('01:59:00');
+  await expect(page).toHaveURL(/\/find-matches$/);
+  await page.clock.fastForward('00:01:30');
+  await expect(page.getByText('Your session has timed out for security reasons.')).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/find-matches');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a session ended on the server fails the periodic check with Session Expired', async ({
+  page,
+  request,
+}) => {
+  await page.clock.install();
+  await signUpAndConfirm(page, request, makeEmail('expired'));
+  await page.goto('/find-matches');
+  await expect(page.getByRole('heading', { name: 'Find Matches' })).toBeVisible();
+
+  const { anonKey } = (await (await request.get('/app-config.json')).json()) as { anonKey: string };
+  const token = await getAccessToken(page);
+  const out = await request.post('/auth/v1/logout?scope=global', {
+    headers: { apikey: anonKey, authorization: `Bearer ${token}` },
+  });
+  expect(out.status()).toBeLessThan(300);
+
+  await page.clock.fastForward('01:05');
+  await expect(page.getByText('Your session has expired. Please log in again.')).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+});
