@@ -283,6 +283,27 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext, store: FileStore,
   };
   app.get('/object/authenticated/*', download);
   app.get('/object/*', download);
+  app.get('/object/info/*', async (req) => {
+    const claims = await getCallerClaims(ctx, req);
+    const { bucket, name } = splitBucketAndName(getWildcard(req));
+    const row = await findVisibleObject(ctx, claims, bucket, name);
+    if (!row) throw notFound();
+    return {
+      id: row.id,
+      name: row.name,
+      bucket_id: bucket,
+      version: row.version,
+      size: row.metadata.size ?? null,
+      content_type: row.metadata.mimetype ?? null,
+      cache_control: row.metadata.cacheControl ? `max-age=${row.metadata.cacheControl}` : null,
+      etag: row.metadata.eTag ?? null,
+      metadata: {},
+      last_modified: toIso(row.updated_at),
+      created_at: toIso(row.created_at),
+      updated_at: toIso(row.updated_at),
+    };
+  });
+
   // Buckets here are never public: a public URL finds nothing.
   app.get('/object/public/*', async () => {
     throw notFound('Bucket not found or not public');

@@ -427,6 +427,13 @@ describe.each(getDatabaseKinds())('storage on %s', (kind) => {
     expect((await sharp(served).metadata()).exif).toBeUndefined();
     expect((await a.client.storage.from('profile-photos').exists(key)).data).toBe(true);
     expect((await a.client.storage.from('profile-photos').exists(`${a.id}/nope.jpg`)).data).toBe(false);
+    const info = await a.client.storage.from('profile-photos').info(key);
+    expect(info.error).toBeNull();
+    expect(info.data).toMatchObject({ name: key, bucketId: 'profile-photos', contentType: 'image/jpeg' });
+    expect(info.data?.size).toBe(served.length);
+    expect((await createAnonClient(t).storage.from('profile-photos').info(key)).error).toMatchObject({
+      status: 404,
+    });
   });
 
   it('signs several URLs at once, with an error entry for what the caller cannot see', async () => {
