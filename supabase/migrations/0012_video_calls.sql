@@ -105,6 +105,8 @@ comment on table public.video_calls is
 create index video_calls_caller_created_idx on public.video_calls (caller_id, created_at desc);
 create index video_calls_recipient_created_idx on public.video_calls (recipient_id, created_at desc);
 create index video_calls_ringing_idx on public.video_calls (created_at) where status = 'ringing';
+-- For ON DELETE SET NULL when a member's account goes.
+create index video_calls_ended_by_idx on public.video_calls (ended_by) where ended_by is not null;
 
 alter table public.video_calls enable row level security;
 revoke all on public.video_calls from anon, authenticated;
