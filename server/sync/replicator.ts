@@ -269,7 +269,12 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
     const onError = (m: string) => this.log.warn(`sync rules evaluation: ${m}`);
     const rowIds = [...new Set(events.map((e) => `${getTableKey(e.table)}\u0000${e.key}`))];
     const current = new Map<string, Map<string, CurrentEntry>>();
-    for (const id of rowIds) current.set(id, new Map());
+    /** Memberships as stored before this batch, to know which ones end. */
+    const loaded = new Map<string, Map<string, CurrentEntry>>();
+    for (const id of rowIds) {
+      current.set(id, new Map());
+      loaded.set(id, new Map());
+    }
     if (rowIds.length > 0) {
       const { rows } = await tx.query<{
         source_table: string;
@@ -376,19 +381,6 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         for (const e of entries.values()) if (newOpIds.has(e)) e.opId = String(base + BigInt(e.opId));
       }
       head = base + BigInt(ops.length);
-      await tx.query(
-        `insert into heartsync_sync.ops (bucket, op_id, op, object_type, object_id, data, checksum)
-         select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])`,
-        [
-          ops.map((o) => o.bucket),
-          ops.map((o) => o.opId),
-          ops.map((o) => o.op),
-          ops.map((o) => o.objectType),
-          ops.map((o) => o.objectId),
-          ops.map((o) => o.data),
-          ops.map((o) => o.checksum),
-        ],
-      );
       const sums = new Map<string, { checksum: number; count: number; last: string }>();
       for (const o of ops) {
         const s = sums.get(o.bucket) ?? { checksum: 0, count: 0, last: o.opId };
@@ -397,14 +389,25 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         s.last = o.opId;
         sums.set(o.bucket, s);
       }
+      // One statement for the ops and their buckets' running checksums (fewer round trips per change).
       await tx.query(
-        `insert into heartsync_sync.buckets (bucket, checksum, op_count, last_op)
-         select * from unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])
+        `with inserted as (
+           insert into heartsync_sync.ops (bucket, op_id, op, object_type, object_id, data, checksum)
+           select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[]))
+         insert into heartsync_sync.buckets (bucket, checksum, op_count, last_op)
+         select * from unnest($8::text[], $9::bigint[], $10::bigint[], $11::bigint[])
          on conflict (bucket) do update set
            checksum = (heartsync_sync.buckets.checksum + excluded.checksum) % 4294967296,
            op_count = heartsync_sync.buckets.op_count + excluded.op_count,
            last_op = greatest(heartsync_sync.buckets.last_op, excluded.last_op)`,
         [
+          ops.map((o) => o.bucket),
+          ops.map((o) => o.opId),
+          ops.map((o) => o.op),
+          ops.map((o) => o.objectType),
+          ops.map((o) => o.objectId),
+          ops.map((o) => o.data),
+          ops.map((o) => o.checksum),
           [...sums.keys()],
           [...sums.values()].map((s) => s.checksum),
           [...sums.values()].map((s) => s.count),
@@ -413,34 +416,42 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
       );
     }
 
-    if (rowIds.length > 0) {
-      const tables = rowIds.map((r) => r.split('\u0000')[0] ?? '');
-      const keys = rowIds.map((r) => r.split('\u0000').slice(1).join('\u0000'));
+    // Row memberships: drop the ones that ended, upsert the ones with a new op; unchanged ones stay.
+    const gone: [string, string, CurrentEntry][] = [];
+    const fresh: [string, string, CurrentEntry][] = [];
+    for (const rowId of rowIds) {
+      const [table = '', ...rest] = rowId.split('\u0000');
+      const key = rest.join('\u0000');
+      const final = current.get(rowId) ?? new Map<string, CurrentEntry>();
+      for (const [k, e] of loaded.get(rowId) ?? []) if (!final.has(k)) gone.push([table, key, e]);
+      for (const e of final.values()) if (newOpIds.has(e)) fresh.push([table, key, e]);
+    }
+    if (gone.length > 0 || fresh.length > 0) {
       await tx.query(
-        `delete from heartsync_sync.current_rows c using unnest($1::text[], $2::text[]) as k(t, k)
-          where c.source_table = k.t and c.source_key = k.k`,
-        [tables, keys],
+        `with gone as (
+           delete from heartsync_sync.current_rows c
+            using unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) as g(t, k, b, ot, oi)
+            where c.source_table = g.t and c.source_key = g.k and c.bucket = g.b
+              and c.object_type = g.ot and c.object_id = g.oi)
+         insert into heartsync_sync.current_rows (source_table, source_key, bucket, object_type, object_id, checksum, op_id)
+         select * from unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[])
+         on conflict (source_table, source_key, bucket, object_type, object_id)
+         do update set checksum = excluded.checksum, op_id = excluded.op_id`,
+        [
+          gone.map((g) => g[0]),
+          gone.map((g) => g[1]),
+          gone.map((g) => g[2].bucket),
+          gone.map((g) => g[2].objectType),
+          gone.map((g) => g[2].objectId),
+          fresh.map((f) => f[0]),
+          fresh.map((f) => f[1]),
+          fresh.map((f) => f[2].bucket),
+          fresh.map((f) => f[2].objectType),
+          fresh.map((f) => f[2].objectId),
+          fresh.map((f) => f[2].checksum),
+          fresh.map((f) => f[2].opId),
+        ],
       );
-      const entries: [string, string, CurrentEntry][] = [];
-      for (const [i, rowId] of rowIds.entries()) {
-        for (const entry of current.get(rowId)?.values() ?? [])
-          entries.push([tables[i] ?? '', keys[i] ?? '', entry]);
-      }
-      if (entries.length > 0) {
-        await tx.query(
-          `insert into heartsync_sync.current_rows (source_table, source_key, bucket, object_type, object_id, checksum, op_id)
-           select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[])`,
-          [
-            entries.map((e) => e[0]),
-            entries.map((e) => e[1]),
-            entries.map((e) => e[2].bucket),
-            entries.map((e) => e[2].objectType),
-            entries.map((e) => e[2].objectId),
-            entries.map((e) => e[2].checksum),
-            entries.map((e) => e[2].opId),
-          ],
-        );
-      }
     }
 
     let parametersChanged = false;
