@@ -255,3 +255,69 @@ describe.each(getDatabaseKinds())('sync repair, restart and compaction on %s', (
     expect(again.moved).toBe(0);
   });
 });
+
+describe.each(getDatabaseKinds())('sync stream lifetime on %s', (kind) => {
+  let t: SyncTestServer;
+  const member = crypto.randomUUID();
+
+  beforeAll(async () => {
+    t = await startSyncServer(kind, { rulesYaml, setupSql, keepaliveMs: 200 });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** Opens a raw stream and collects its lines until it ends or `ms` pass; reports whether it ended. */
+  async function readStream(token: string, ms: number, whileOpen?: () => void) {
+    const res = await fetch(`${t.url}/sync/stream`, {
+      method: 'POST',
+      headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ buckets: [], client_id: 'raw' }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/x-ndjson');
+    const reader = res.body!.getReader();
+    const lines: Record<string, unknown>[] = [];
+    let text = '';
+    let ended = false;
+    const deadline = Date.now() + ms;
+    setTimeout(() => whileOpen?.(), 300);
+    while (Date.now() < deadline) {
+      const next = await Promise.race([
+        reader.read(),
+        new Promise<'wait'>((r) => setTimeout(() => r('wait'), Math.max(1, deadline - Date.now()))),
+      ]);
+      if (next === 'wait') break;
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      text += new TextDecoder().decode(next.value);
+    }
+    if (!ended) await reader.cancel();
+    for (const l of text.split('\n')) if (l) lines.push(JSON.parse(l) as Record<string, unknown>);
+    return { lines, ended };
+  }
+
+  it('sends keep-alive lines with the seconds left on the token, and ends the stream when it expires', async () => {
+    const { lines, ended } = await readStream(await t.signToken(member, 2), 5000);
+    expect(lines[0]).toHaveProperty('checkpoint');
+    const keepalives = lines
+      .filter((l) => 'token_expires_in' in l)
+      .map((l) => l['token_expires_in'] as number);
+    expect(keepalives.length).toBeGreaterThan(0);
+    expect(keepalives.every((s) => s >= 0 && s <= 2)).toBe(true);
+    expect(ended).toBe(true);
+  });
+
+  it("ends a member's streams when their sessions end", async () => {
+    const { ended } = await readStream(await t.signToken(member, 3600), 3000, () =>
+      t.ctx.events.emit('sessions-ended', { userId: member, sessionIds: 'all' }),
+    );
+    expect(ended).toBe(true);
+    const other = await readStream(await t.signToken(member, 3600), 1000, () =>
+      t.ctx.events.emit('sessions-ended', { userId: crypto.randomUUID(), sessionIds: 'all' }),
+    );
+    expect(other.ended).toBe(false);
+  });
+});
