@@ -5,7 +5,7 @@ create table public.ai_agents (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
   name text not null default 'New Agent'
-    constraint ai_agents_name_check check (char_length(btrim(name)) between 1 and 60),
+    constraint ai_agents_name_check check (name ~ '[^[:space:]]' and char_length(name) <= 60),
   description text not null default 'Your personal AI dating assistant'
     constraint ai_agents_description_check check (char_length(description) <= 500),
   avatar text

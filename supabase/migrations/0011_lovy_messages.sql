@@ -7,8 +7,9 @@ create table public.lovy_messages (
   agent_id uuid references public.ai_agents (id) on delete set null,
   role text not null
     constraint lovy_messages_role_check check (role in ('user', 'assistant')),
+  -- Not blank (any kind of whitespace), as the chat never sends an empty message.
   content text not null
-    constraint lovy_messages_content_check check (char_length(btrim(content)) between 1 and 8000),
+    constraint lovy_messages_content_check check (content ~ '[^[:space:]]' and char_length(content) <= 8000),
   created_at timestamptz not null default now()
 );
 

@@ -271,7 +271,7 @@ create table public.game_round_choices (
   round_id uuid not null references public.game_rounds (id) on delete cascade,
   player_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
   choice text not null
-    constraint game_round_choices_choice_check check (char_length(btrim(choice)) between 1 and 200),
+    constraint game_round_choices_choice_check check (choice ~ '[^[:space:]]' and char_length(choice) <= 200),
   created_at timestamptz not null default now(),
   constraint game_round_choices_round_player_key unique (round_id, player_id)
 );
@@ -532,7 +532,7 @@ begin
     if session_row.status <> 'active' then
       raise exception using errcode = 'P0001', message = 'game_not_active';
     end if;
-    if char_length(btrim(mine)) not between 1 and 200 then
+    if mine !~ '[^[:space:]]' or char_length(mine) > 200 then
       raise exception using errcode = '23514', message = 'A choice is 1 to 200 characters';
     end if;
     select * into revealed from public.record_game_choice(old.id, me, mine);

@@ -341,6 +341,7 @@ describe.each(getDatabaseKinds())('AI agents and Lovy on %s', (kind) => {
     const bad: [string, Record<string, unknown>, string][] = [
       ['autonomy outside low/medium/high', { autonomy_level: 'total' }, '23514'],
       ['a blank name', { name: '   ' }, '23514'],
+      ['a name of tabs and newlines', { name: '\t\n' }, '23514'],
       ['a 61-character name', { name: 'x'.repeat(61) }, '23514'],
       ['a threshold above 100', { auto_match_threshold: 101 }, '23514'],
       ['a negative threshold', { auto_match_threshold: -1 }, '23514'],
@@ -475,6 +476,7 @@ describe.each(getDatabaseKinds())('AI agents and Lovy on %s', (kind) => {
       const a = await createMember(db);
       for (const [role, content, code] of [
         ['user', '   ', '23514'],
+        ['user', ' \n\t\r ', '23514'],
         ['user', 'x'.repeat(8001), '23514'],
         ['system', 'hi', '23514'],
       ] as const) {

@@ -487,6 +487,7 @@ describe.each(getDatabaseKinds())('games on %s', (kind) => {
     it('an empty or oversized choice is refused', async () => {
       const { p1, round } = await createActiveRound();
       await expectSqlError(answerBySlot(p1, round.id, 1, ''), '23514');
+      await expectSqlError(answerBySlot(p1, round.id, 1, ' \n '), '23514');
       await expectSqlError(answerBySlot(p1, round.id, 1, 'x'.repeat(201)), '23514');
     });
 
