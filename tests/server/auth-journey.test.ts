@@ -161,6 +161,10 @@ describe.each(getDatabaseKinds())('auth journey on %s', (kind) => {
     await expect(t.server.ctx.verifyToken(session.access_token)).resolves.toMatchObject({
       sub: session.user.id,
     });
+    // supabase-js verifies asymmetric tokens itself with the JWKS it fetches.
+    const claims = await client.auth.getClaims();
+    expect(claims.error).toBeNull();
+    expect(claims.data?.claims).toMatchObject({ sub: session.user.id, role: 'authenticated' });
   });
 
   it('rotates refresh tokens, and reusing a rotated one revokes the whole family', async () => {
@@ -210,6 +214,17 @@ describe.each(getDatabaseKinds())('auth journey on %s', (kind) => {
     }
     const { data } = await b.client.auth.getSession();
     expect(data.session).toBeNull();
+
+    // The REST part verifies through ctx.verifyToken too: the replayed token is refused there.
+    const rest = async (token: string) =>
+      (
+        await fetch(`${t.url}/rest/v1/profiles?select=id`, {
+          headers: { apikey: t.anonKey, authorization: `Bearer ${token}` },
+        })
+      ).status;
+    expect(await rest(b.session.access_token)).toBe(401);
+    const d = await signIn(email);
+    expect(await rest(d.session.access_token)).toBe(200);
   });
 
   it('recovers a password through the mailed link; the reset ends every other session', async () => {
