@@ -6,6 +6,7 @@ import type { JwtClaims } from '../auth/keys.ts';
 import type { AppContext } from '../context.ts';
 import { authorizeJoin } from './authorize-join.ts';
 import { REALTIME_LIMITS } from './limits.ts';
+import { RateLimiter } from './rate-limiter.ts';
 import { ENCODING_BINARY, ENCODING_JSON } from './protocol.ts';
 import type { RealtimeHub } from './realtime-hub.ts';
 import { findTopicAccess, type TopicAccess } from './topics.ts';
@@ -53,6 +54,27 @@ export async function registerBroadcastApi(
 ): Promise<void> {
   const onDbError = (e: unknown) => ctx.log.debug({ err: e }, 'realtime: membership check failed');
 
+  // A budget per client address, so HTTP is no way around the socket's rate limit.
+  const limiters = new Map<string, { limiter: RateLimiter; lastUsed: number }>();
+  const prune = setInterval(() => {
+    const cutoff = Date.now() - 60_000;
+    for (const [ip, entry] of limiters) if (entry.lastUsed < cutoff) limiters.delete(ip);
+  }, 30_000);
+  prune.unref();
+  app.addHook('onClose', async () => clearInterval(prune));
+  function isRateLimited(req: FastifyRequest): boolean {
+    let entry = limiters.get(req.ip);
+    if (!entry) {
+      entry = {
+        limiter: new RateLimiter(REALTIME_LIMITS.httpBroadcastsPerSecond, REALTIME_LIMITS.httpBroadcastBurst),
+        lastUsed: 0,
+      };
+      limiters.set(req.ip, entry);
+    }
+    entry.lastUsed = Date.now();
+    return !entry.limiter.tryTake();
+  }
+
   /** Refuses (and answers) unless the claims may join every topic; returns the accesses when allowed. */
   async function authorizeTopics(
     reply: FastifyReply,
@@ -86,6 +108,8 @@ export async function registerBroadcastApi(
       '/realtime/v1/api/broadcast',
       { bodyLimit: REALTIME_LIMITS.maxMessageBytes },
       async (req, reply) => {
+        if (isRateLimited(req))
+          return reply.code(429).header('retry-after', '1').send({ message: 'Too many broadcasts' });
         const claims = await findRequestClaims(ctx, req);
         if (!claims)
           return reply.code(401).send({ message: 'A valid apikey (and bearer token, if any) is required' });
@@ -109,6 +133,8 @@ export async function registerBroadcastApi(
       '/realtime/v1/api/broadcast/:topic/events/:event',
       { bodyLimit: REALTIME_LIMITS.maxMessageBytes },
       async (req, reply) => {
+        if (isRateLimited(req))
+          return reply.code(429).header('retry-after', '1').send({ message: 'Too many broadcasts' });
         const claims = await findRequestClaims(ctx, req);
         if (!claims)
           return reply.code(401).send({ message: 'A valid apikey (and bearer token, if any) is required' });

@@ -7,6 +7,9 @@ export const REALTIME_LIMITS = {
   /** Frames per second a connection may send, with a burst of the same size. */
   messagesPerSecond: 100,
   messageBurst: 100,
+  /** HTTP broadcasts per second per client address (the send-before-join fallback and httpSend). */
+  httpBroadcastsPerSecond: 20,
+  httpBroadcastBurst: 50,
   /** Frames refused by the rate limit (net of accepted ones) before the connection is closed (1008). */
   maxRefusedFrames: 100,
   /** Channels one connection may have joined (or be joining) at once. */

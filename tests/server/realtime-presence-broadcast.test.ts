@@ -196,6 +196,21 @@ describe.each(getDatabaseKinds())('realtime presence and broadcast on %s', (kind
     expect((await post(good, { apikey: t.anonKey })).status).toBe(202);
   });
 
+  it('the HTTP broadcast endpoint answers 429 to a flood from one address, then recovers', async () => {
+    const body = JSON.stringify({ messages: [{ topic: 'public:x', event: 'e', payload: {} }] });
+    const send = () =>
+      fetch(`${t.url}/realtime/v1/api/broadcast`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', apikey: t.anonKey },
+        body,
+      }).then((r) => r.status);
+    const statuses = await Promise.all(Array.from({ length: 250 }, send));
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 202 || s === 429)).toBe(true);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await send()).toBe(202);
+  });
+
   it('a client on protocol 1.0.0 and one on 2.0.0 share presence and broadcast', async () => {
     const legacy = createClient(t.url, t.anonKey, {
       accessToken: async () => alice.token,
