@@ -472,6 +472,7 @@ describe.each(getDatabaseKinds())('storage on %s', (kind) => {
 
   it('answers 503 and keeps neither a row nor a half file when the disk cannot be written', async () => {
     const tmpDir = path.join(t.dataDir, 'storage', '.tmp');
+    fs.mkdirSync(path.dirname(tmpDir), { recursive: true });
     fs.rmSync(tmpDir, { recursive: true, force: true });
     fs.writeFileSync(tmpDir, 'not a folder'); // mkdir/open inside now fail, as on a broken disk (root ignores chmod)
     try {
@@ -485,6 +486,28 @@ describe.each(getDatabaseKinds())('storage on %s', (kind) => {
       expect(countStoredFiles(t)).toBe(files);
     } finally {
       fs.rmSync(tmpDir, { force: true });
+    }
+  });
+
+  it('rolls the row back when the file cannot be put in place', async () => {
+    const bucketDir = path.join(t.dataDir, 'storage', 'chat-media');
+    const aside = `${bucketDir}.aside`;
+    fs.mkdirSync(path.dirname(bucketDir), { recursive: true });
+    if (fs.existsSync(bucketDir)) fs.renameSync(bucketDir, aside);
+    fs.writeFileSync(bucketDir, 'not a folder'); // the rename into <bucket>/<xx>/ now fails
+    try {
+      const m = await createMember(t, 'Rae');
+      const cid = await matchWith(m);
+      const before = await countRows(t, a.id);
+      const { error } = await a.client.storage
+        .from('chat-media')
+        .upload(`${cid}/${a.id}/nowhere.jpg`, await makePlainJpeg());
+      expect(error).toMatchObject({ status: 503 });
+      expect(await countRows(t, a.id)).toBe(before);
+      expect(fs.readdirSync(path.join(t.dataDir, 'storage', '.tmp'))).toEqual([]);
+    } finally {
+      fs.rmSync(bucketDir, { force: true });
+      if (fs.existsSync(aside)) fs.renameSync(aside, bucketDir);
     }
   });
 });
