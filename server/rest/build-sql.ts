@@ -5,18 +5,24 @@ import {
   parseBraceList,
   parseList,
   type Condition,
+  type EmbedItem,
   type FieldRef,
   type Filter,
   type OrderTerm,
   type SelectItem,
 } from './parse-query.ts';
 
-/** Collects bind parameters and hands out their placeholders. */
+/** Collects bind parameters and hands out their placeholders (and table aliases for embedded resources). */
 export class Params {
   readonly values: unknown[] = [];
+  private aliases = 0;
   add(value: unknown): string {
     this.values.push(value);
     return `$${this.values.length}`;
+  }
+  nextAlias(): string {
+    this.aliases++;
+    return `pgrst_t${this.aliases}`;
   }
 }
 
@@ -27,12 +33,16 @@ export function quoteIdent(name: string): string {
 /** A name that is not in the catalog; the handler reloads the catalog once before answering with it. */
 export class SchemaMissError extends RestError {}
 
-/** The relation (or function result) a query reads from, aliased pgrst_t in every statement. */
+/** The relation (or function result) a query reads from, under a SQL alias (pgrst_t at the top level). */
 export interface Source {
   /** For error messages: table, view or function name. */
   name: string;
   columns: ReadonlySet<string>;
+  alias: string;
 }
+
+/** Builds the SQL of an embedded resource in the projection of `parent`. */
+export type EmbedBuilder = (item: EmbedItem, parent: Source) => string;
 
 export const SOURCE_ALIAS = 'pgrst_t';
 
@@ -40,7 +50,7 @@ function getColumnSql(source: Source, column: string): string {
   if (!source.columns.has(column)) {
     throw new SchemaMissError(400, '42703', `column ${source.name}.${column} does not exist`);
   }
-  return `${SOURCE_ALIAS}.${quoteIdent(column)}`;
+  return `${source.alias}.${quoteIdent(column)}`;
 }
 
 function getFieldSql(source: Source, field: FieldRef, params: Params): string {
@@ -81,11 +91,26 @@ const CASTS: Record<string, string> = {
   timestamptz: 'timestamptz',
 };
 
-export function buildProjection(source: Source, items: SelectItem[], params: Params): string {
+export function buildProjection(
+  source: Source,
+  items: SelectItem[],
+  params: Params,
+  embed?: EmbedBuilder,
+): string {
   const parts: string[] = [];
   for (const item of items) {
     if (item.kind === 'star') {
-      parts.push(`${SOURCE_ALIAS}.*`);
+      parts.push(`${source.alias}.*`);
+      continue;
+    }
+    if (item.kind === 'embed') {
+      if (!embed)
+        throw new RestError(
+          400,
+          'PGRST200',
+          `${source.name} cannot embed "${item.name}": embedding starts from tables`,
+        );
+      parts.push(embed(item, source));
       continue;
     }
     let sql = getFieldSql(source, item.field, params);
@@ -181,9 +206,9 @@ export function buildFilter(source: Source, f: Filter, params: Params): string {
   return f.negate ? `not (${sql})` : sql;
 }
 
-export function buildWhere(source: Source, filters: Filter[], params: Params): string {
-  if (filters.length === 0) return '';
-  return ` where ${filters.map((f) => `(${buildFilter(source, f, params)})`).join(' and ')}`;
+export function buildWhere(source: Source, filters: Filter[], params: Params, extra: string[] = []): string {
+  const all = [...filters.map((f) => `(${buildFilter(source, f, params)})`), ...extra];
+  return all.length === 0 ? '' : ` where ${all.join(' and ')}`;
 }
 
 export function buildOrder(source: Source, order: OrderTerm[], params: Params): string {

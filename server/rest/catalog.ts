@@ -37,8 +37,18 @@ export interface RoutineInfo {
   volatile: boolean;
 }
 
+/** A foreign key between two relations of public: `table(columns)` references `refTable(refColumns)`. */
+export interface ForeignKey {
+  name: string;
+  table: string;
+  columns: string[];
+  refTable: string;
+  refColumns: string[];
+}
+
 export interface Catalog {
   relations: Map<string, Relation>;
+  foreignKeys: ForeignKey[];
   functions: Map<string, RoutineInfo[]>;
   loadedAt: number;
   /** Changes when a table, view, column or function of public is added or dropped. */
@@ -82,6 +92,18 @@ join pg_namespace n on n.oid = p.pronamespace
 join pg_type rt on rt.oid = p.prorettype
 where n.nspname = 'public' and p.prokind = 'f'`;
 
+const FOREIGN_KEYS_SQL = `
+select con.conname as name, c.relname as table, rc.relname as ref_table,
+  array(select a.attname::text from unnest(con.conkey) with ordinality k(n, i)
+        join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.n order by k.i) as columns,
+  array(select a.attname::text from unnest(con.confkey) with ordinality k(n, i)
+        join pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.n order by k.i) as ref_columns
+from pg_constraint con
+join pg_class c on c.oid = con.conrelid
+join pg_class rc on rc.oid = con.confrelid
+where con.contype = 'f' and c.relnamespace = 'public'::regnamespace and rc.relnamespace = 'public'::regnamespace
+order by con.conname`;
+
 interface RelationRow {
   relation: string;
   kind: string;
@@ -107,10 +129,22 @@ interface FunctionRow {
 
 export async function loadCatalog(db: Queryable): Promise<Catalog> {
   const fingerprint = await getFingerprint(db);
-  const [rels, fns] = [
-    await db.query<RelationRow>(RELATIONS_SQL),
-    await db.query<FunctionRow>(FUNCTIONS_SQL),
-  ];
+  const rels = await db.query<RelationRow>(RELATIONS_SQL);
+  const fns = await db.query<FunctionRow>(FUNCTIONS_SQL);
+  const fks = await db.query<{
+    name: string;
+    table: string;
+    ref_table: string;
+    columns: string[];
+    ref_columns: string[];
+  }>(FOREIGN_KEYS_SQL);
+  const foreignKeys: ForeignKey[] = fks.rows.map((r) => ({
+    name: r.name,
+    table: r.table,
+    columns: r.columns,
+    refTable: r.ref_table,
+    refColumns: r.ref_columns,
+  }));
   const relations = new Map<string, Relation>();
   const pkPositions = new Map<string, Array<[number, string]>>();
   for (const r of rels.rows) {
@@ -170,7 +204,7 @@ export async function loadCatalog(db: Queryable): Promise<Catalog> {
     list.push(info);
     functions.set(f.name, list);
   }
-  return { relations, functions, loadedAt: Date.now(), fingerprint };
+  return { relations, foreignKeys, functions, loadedAt: Date.now(), fingerprint };
 }
 
 const TTL_MS = 10_000;

@@ -88,7 +88,7 @@ export async function handleRpc(
   if (fn.returnKind === 'composite') {
     const result = await runRead(tx, {
       fromSql: `${call} ${SOURCE_ALIAS}`,
-      source: { name: fn.name, columns: new Set(fn.resultColumns) },
+      source: { name: fn.name, columns: new Set(fn.resultColumns), alias: SOURCE_ALIAS },
       query,
       params,
       count: prefer.count,

@@ -2,6 +2,7 @@
 // inserts, upserts, updates and deletes whose rows come back in the shape select= asks for.
 import type { Queryable } from '../db/database.ts';
 import type { Catalog, Relation } from './catalog.ts';
+import { Embedder, type EmbedQuery } from './build-embed.ts';
 import {
   buildLimit,
   buildOrder,
@@ -45,6 +46,8 @@ export interface ReadQuery {
   offset: number | undefined;
   columns: string[] | undefined;
   onConflict: string[] | undefined;
+  /** Filters, order and ranges of embedded resources, by their path (other, other.nested). */
+  embedded: Map<string, EmbedQuery>;
 }
 
 /** Splits the query string into reserved parameters and filters; `isArgument` keeps RPC arguments out. */
@@ -61,9 +64,29 @@ export function parseReadQuery(
     offset: undefined,
     columns: undefined,
     onConflict: undefined,
+    embedded: new Map(),
+  };
+  const getEmbedded = (path: string): EmbedQuery => {
+    let e = q.embedded.get(path);
+    if (!e) {
+      e = { filters: [], order: [], limit: undefined, offset: undefined };
+      q.embedded.set(path, e);
+    }
+    return e;
   };
   for (const [key, value] of search) {
     if (key === 'apikey' || isArgument(key)) continue;
+    // other.col=..., other.order=..., other.limit=...: about an embedded resource, not this one.
+    const dot = /^(not\.)?(and|or)$/.test(key) ? -1 : (key.split('->')[0] ?? '').lastIndexOf('.');
+    if (dot > 0) {
+      const e = getEmbedded(key.slice(0, dot));
+      const sub = key.slice(dot + 1);
+      if (sub === 'order') e.order.push(...parseOrder(value));
+      else if (sub === 'limit') e.limit = parseCount('limit', value);
+      else if (sub === 'offset') e.offset = parseCount('offset', value);
+      else e.filters.push(parseFilterParam(sub, value));
+      continue;
+    }
     if (RESERVED_PARAMS.has(key)) {
       if (key === 'order') q.order.push(...parseOrder(value));
       else if (key === 'limit') q.limit = parseCount('limit', value);
@@ -98,7 +121,26 @@ export function getRelation(catalog: Catalog, name: string): Relation {
 }
 
 function getSource(rel: Relation): Source {
-  return { name: rel.name, columns: new Set(rel.columnOrder) };
+  return { name: rel.name, columns: new Set(rel.columnOrder), alias: SOURCE_ALIAS };
+}
+
+/** The select list over `source`; with a relation and the catalog it may embed related rows. */
+function buildSelectList(
+  source: Source,
+  query: ReadQuery,
+  params: Params,
+  from: { rel: Relation; catalog: Catalog } | undefined,
+): { projection: string; conditions: string[] } {
+  if (!from) {
+    const first = query.embedded.keys().next();
+    if (!first.done)
+      throw new RestError(400, 'PGRST108', `'${first.value}' is not an embedded resource in this request`);
+    return { projection: buildProjection(source, query.select, params), conditions: [] };
+  }
+  const embedder = new Embedder(from.catalog, query.embedded, params);
+  const result = embedder.project(from.rel, source, query.select);
+  embedder.checkAllUsed();
+  return result;
 }
 
 function getRelationSql(rel: Relation): string {
@@ -123,11 +165,13 @@ export async function runRead(
     count: Prefer['count'];
     representation: Representation;
     head: boolean;
+    /** Set for tables and views, so the select may embed related rows. */
+    from?: { rel: Relation; catalog: Catalog };
   },
 ): Promise<RestResult> {
   const { fromSql, source, query, params, representation } = args;
-  const projection = buildProjection(source, query.select, params);
-  const where = buildWhere(source, query.filters, params);
+  const { projection, conditions } = buildSelectList(source, query, params, args.from);
+  const where = buildWhere(source, query.filters, params, conditions);
   const order = buildOrder(source, query.order, params);
   const limit = buildLimit(query.limit, query.offset, params);
   // planned and estimated are answered with the exact count: exact is always at least as good.
@@ -159,6 +203,7 @@ export async function runRead(
 
 export async function handleTableRead(
   tx: Queryable,
+  catalog: Catalog,
   rel: Relation,
   query: ReadQuery,
   prefer: Prefer,
@@ -173,6 +218,7 @@ export async function handleTableRead(
     count: prefer.count,
     representation,
     head,
+    from: { rel, catalog },
   });
 }
 
@@ -205,6 +251,7 @@ interface MutationOutcome {
 /** Runs a data-changing statement; with return=representation its rows come back shaped by select=. */
 async function runMutation(
   tx: Queryable,
+  catalog: Catalog,
   rel: Relation,
   dmlSql: string,
   params: Params,
@@ -217,7 +264,7 @@ async function runMutation(
     return { rows: r.rowCount, body: undefined };
   }
   const source = getSource(rel);
-  const projection = buildProjection(source, query.select, params);
+  const { projection } = buildSelectList(source, query, params, { rel, catalog });
   const order = buildOrder(source, query.order, params);
   const rowJson = representation.stripNulls ? 'json_strip_nulls(to_json(pgrst_s))' : 'pgrst_s';
   const r = await tx.query<{ rows: number; body: string }>(
@@ -247,6 +294,7 @@ function getMutationResult(
 
 export async function handleInsert(
   tx: Queryable,
+  catalog: Catalog,
   rel: Relation,
   payload: unknown,
   query: ReadQuery,
@@ -303,7 +351,7 @@ export async function handleInsert(
       g.cols.length === 0
         ? `insert into ${relSql} as ${SOURCE_ALIAS} select from json_array_elements(${body}::json)${conflictSql}`
         : `insert into ${relSql} as ${SOURCE_ALIAS} (${colList}) select ${colList} from json_populate_recordset(null::${relSql}, ${body}::json)${conflictSql}`;
-    outcomes.push(await runMutation(tx, rel, dml, params, query, prefer, representation));
+    outcomes.push(await runMutation(tx, catalog, rel, dml, params, query, prefer, representation));
   }
   const merged: MutationOutcome =
     outcomes.length === 1 && outcomes[0]
@@ -323,6 +371,7 @@ export async function handleInsert(
 
 export async function handleUpdate(
   tx: Queryable,
+  catalog: Catalog,
   rel: Relation,
   payload: unknown,
   query: ReadQuery,
@@ -358,7 +407,7 @@ export async function handleUpdate(
   const sets = columns.map((c) => `${quoteIdent(c)} = pgrst_b.${quoteIdent(c)}`).join(', ');
   const dml = `update ${relSql} as ${SOURCE_ALIAS} set ${sets} from (select * from json_populate_record(null::${relSql}, ${body}::json)) pgrst_b${where}`;
   return getMutationResult(
-    await runMutation(tx, rel, dml, params, query, prefer, representation),
+    await runMutation(tx, catalog, rel, dml, params, query, prefer, representation),
     prefer,
     representation,
     false,
@@ -367,6 +416,7 @@ export async function handleUpdate(
 
 export async function handleDelete(
   tx: Queryable,
+  catalog: Catalog,
   rel: Relation,
   query: ReadQuery,
   prefer: Prefer,
@@ -384,7 +434,7 @@ export async function handleDelete(
   const where = buildWhere(getSource(rel), query.filters, params);
   const dml = `delete from ${getRelationSql(rel)} as ${SOURCE_ALIAS}${where}`;
   return getMutationResult(
-    await runMutation(tx, rel, dml, params, query, prefer, representation),
+    await runMutation(tx, catalog, rel, dml, params, query, prefer, representation),
     prefer,
     representation,
     false,

@@ -148,10 +148,12 @@ export async function registerRest(app: FastifyInstance, ctx: AppContext): Promi
             const rel = getRelation(catalog, req.params.relation);
             return runAsCaller(ctx, auth, req, { readOnly: false }, (tx) => {
               if (method === 'GET' || head)
-                return handleTableRead(tx, rel, query, prefer, representation, head);
-              if (method === 'POST') return handleInsert(tx, rel, req.body, query, prefer, representation);
-              if (method === 'PATCH') return handleUpdate(tx, rel, req.body, query, prefer, representation);
-              return handleDelete(tx, rel, query, prefer, representation);
+                return handleTableRead(tx, catalog, rel, query, prefer, representation, head);
+              if (method === 'POST')
+                return handleInsert(tx, catalog, rel, req.body, query, prefer, representation);
+              if (method === 'PATCH')
+                return handleUpdate(tx, catalog, rel, req.body, query, prefer, representation);
+              return handleDelete(tx, catalog, rel, query, prefer, representation);
             });
           });
           return send(reply, result, head);

@@ -12,8 +12,22 @@ export interface FieldRef {
   path: JsonStep[];
 }
 
+export interface EmbedItem {
+  kind: 'embed';
+  /** A table or view name, or a foreign-key column of the parent. */
+  name: string;
+  alias: string | undefined;
+  /** `name!hint`: the foreign key's name or its columns, when several relate the two tables. */
+  hint: string | undefined;
+  /** `name!inner`: only parents that have a matching embedded row. */
+  inner: boolean;
+  select: SelectItem[];
+}
+
 export type SelectItem =
-  { kind: 'star' } | { kind: 'field'; field: FieldRef; alias: string | undefined; cast: string | undefined };
+  | { kind: 'star' }
+  | { kind: 'field'; field: FieldRef; alias: string | undefined; cast: string | undefined }
+  | EmbedItem;
 
 export interface Condition {
   kind: 'condition';
@@ -143,8 +157,9 @@ export function parseField(raw: string): FieldRef {
   return { column, path };
 }
 
-export function parseSelect(raw: string | undefined): SelectItem[] {
+export function parseSelect(raw: string | undefined, depth = 0): SelectItem[] {
   if (raw === undefined || raw.trim() === '') return [{ kind: 'star' }];
+  if (depth > MAX_DEPTH) throw parseError('Embedded resources nested too deeply');
   const items: SelectItem[] = [];
   for (const part of splitTopLevel(raw)) {
     const text = part.trim();
@@ -153,10 +168,12 @@ export function parseSelect(raw: string | undefined): SelectItem[] {
       continue;
     }
     if (text === '') throw parseError(`Empty item in select=${raw}`);
-    if (text.includes('(') || text.startsWith('...')) {
-      throw new RestError(400, 'PGRST200', `Embedded resources are not supported by this server: "${text}"`, {
-        hint: 'Select columns of one table or view, or use a view or an RPC that joins them.',
-      });
+    if (text.startsWith('...')) {
+      throw new RestError(400, 'PGRST100', `Spread embeddings are not supported by this server: "${text}"`);
+    }
+    if (text.includes('(')) {
+      items.push(parseEmbed(text, depth));
+      continue;
     }
     let rest = text;
     let alias: string | undefined;
@@ -174,6 +191,30 @@ export function parseSelect(raw: string | undefined): SelectItem[] {
     items.push({ kind: 'field', field: parseField(rest), alias, cast });
   }
   return items;
+}
+
+/** `[alias:]name[!hint][!inner](select)` */
+function parseEmbed(text: string, depth: number): EmbedItem {
+  const open = text.indexOf('(');
+  if (!text.endsWith(')')) throw parseError(`"${text}" is not a valid embedded resource`);
+  let head = text.slice(0, open).trim();
+  let alias: string | undefined;
+  const colon = head.indexOf(':');
+  if (colon >= 0) {
+    alias = parseName(head.slice(0, colon), 'alias');
+    head = head.slice(colon + 1);
+  }
+  const [nameText = '', ...marks] = head.split('!');
+  let hint: string | undefined;
+  let inner = false;
+  for (const m of marks) {
+    if (m === 'inner') inner = true;
+    else if (m === 'left') inner = false;
+    else if (hint === undefined) hint = parseName(m, 'hint');
+    else throw parseError(`"${text}" has too many ! hints`);
+  }
+  const select = parseSelect(text.slice(open + 1, -1), depth + 1);
+  return { kind: 'embed', name: parseName(nameText, 'relation'), alias, hint, inner, select };
 }
 
 /** `[not.]op[(any|all)|(config)].value` of one filter. */
@@ -204,9 +245,6 @@ export function parseOperation(field: FieldRef, text: string): Condition {
 export function parseFilterParam(key: string, value: string): Filter {
   const logic = /^(not\.)?(and|or)$/.exec(key);
   if (logic) return parseLogicTree(logic[2] as 'and' | 'or', Boolean(logic[1]), value, 0);
-  if (/^[^"]*\./.test(key) && !key.includes('->')) {
-    throw new RestError(400, 'PGRST100', `Filters on embedded resources are not supported: "${key}"`);
-  }
   return parseOperation(parseField(key), value);
 }
 

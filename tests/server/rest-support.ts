@@ -28,6 +28,27 @@ alter table public.rest_tags enable row level security;
 create policy rest_tags_read on public.rest_tags for select using (true);
 create policy rest_tags_write on public.rest_tags for all to authenticated using (true) with check (true);
 
+create table public.rest_authors (id uuid primary key, name text not null);
+alter table public.rest_authors enable row level security;
+create policy rest_authors_read on public.rest_authors for select using (true);
+create table public.rest_books (
+  id int primary key,
+  author_id uuid not null references public.rest_authors (id),
+  editor_id uuid references public.rest_authors (id),
+  title text not null,
+  hidden boolean not null default false
+);
+alter table public.rest_books enable row level security;
+-- Hidden books are invisible to everyone but the service role, embedded or not.
+create policy rest_books_read on public.rest_books for select using (not hidden);
+insert into public.rest_authors values
+  ('00000000-0000-4000-8000-000000000001', 'Ana'), ('00000000-0000-4000-8000-000000000002', 'Ben');
+insert into public.rest_books values
+  (1, '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', 'Alpha', false),
+  (2, '00000000-0000-4000-8000-000000000001', null, 'Beta', false),
+  (3, '00000000-0000-4000-8000-000000000001', null, 'Secret', true),
+  (4, '00000000-0000-4000-8000-000000000002', null, 'Gamma', false);
+
 create view public.rest_note_titles with (security_invoker = true) as
   select id, title, owner_id from public.rest_notes;
 
