@@ -559,10 +559,15 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
         const soft = getBody(req)['should_soft_delete'] === true;
         const user = await findUserById(db, id);
         if (!user) throw new AuthHttpError(404, 'user_not_found', 'User not found');
-        await sessions.endSessions(id, 'all');
         if (soft) {
-          await db.query(`update auth.users set deleted_at = now(), updated_at = now() where id = $1`, [id]);
+          await db.transaction(async (tx) => {
+            await tx.query(`update auth.users set deleted_at = now(), updated_at = now() where id = $1`, [
+              id,
+            ]);
+            await tx.query(`delete from auth.sessions where user_id = $1`, [id]);
+          });
         } else {
+          // Sessions, refresh tokens and mailed links go with the user (on delete cascade).
           await db.query(`delete from auth.users where id = $1`, [id]);
         }
         sessions.forget(id, 'all');

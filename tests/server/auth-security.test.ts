@@ -303,8 +303,13 @@ describe.each(getDatabaseKinds())('auth security on %s', (kind) => {
     expect((await member.auth.getUser()).error).toBeNull();
 
     const service = createAuthClient(t, t.serviceRoleKey);
+    const ended: unknown[] = [];
+    const onEnded = (e: unknown) => ended.push(e);
+    t.server.ctx.events.on('sessions-ended', onEnded);
     const deleted = await service.auth.admin.deleteUser(id);
+    t.server.ctx.events.off('sessions-ended', onEnded);
     expect(deleted.error).toBeNull();
+    expect(ended).toEqual([{ userId: id, sessionIds: 'all' }]);
     expect(deleted.data.user?.id).toBe(id);
     expect((await t.db.query('select 1 from auth.users where id = $1', [id])).rowCount).toBe(0);
     await expect(t.server.ctx.verifyToken(data.session!.access_token)).rejects.toThrow();
