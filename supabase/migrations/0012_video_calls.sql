@@ -262,3 +262,24 @@ $$;
 create trigger video_calls_notify_recipient
   after insert on public.video_calls
   for each row execute function public.video_calls_notify_recipient();
+
+-- Job: a call nobody answered within max_age becomes missed (the client stops ringing after 30 s;
+-- this catches callers who closed the app). Called by the scheduler with the service role.
+create or replace function public.expire_ringing_calls(max_age interval default interval '60 seconds')
+returns integer
+language plpgsql
+security definer
+set search_path = public, pg_temp
+as $$
+declare
+  n integer;
+begin
+  update public.video_calls
+     set status = 'missed'
+   where status = 'ringing' and created_at < now() - max_age;
+  get diagnostics n = row_count;
+  return n;
+end;
+$$;
+revoke execute on function public.expire_ringing_calls(interval) from public, anon, authenticated;
+grant execute on function public.expire_ringing_calls(interval) to service_role;

@@ -317,6 +317,33 @@ describe.each(getDatabaseKinds())('video calls on %s', (kind) => {
     });
   });
 
+  describe('expiry job', () => {
+    it('expire_ringing_calls marks calls unanswered for too long as missed, and only those', async () => {
+      const { a, m } = await createCallPair();
+      const old = await startCall(a, m);
+      const fresh = await startCall(m, a);
+      // Backdating is only possible with the lifecycle trigger off (the server fixes created_at).
+      await db.transaction(async (tx) => {
+        await tx.exec('alter table public.video_calls disable trigger video_calls_before_update');
+        await tx.query(
+          `update public.video_calls set created_at = now() - interval '2 minutes' where id = $1`,
+          [old.id],
+        );
+        await tx.exec('alter table public.video_calls enable trigger video_calls_before_update');
+      });
+      const r = await asActor(db, serviceRole, (tx) =>
+        tx.query<{ n: number }>('select public.expire_ringing_calls() n'),
+      );
+      expect(r.rows[0]?.n).toBe(1);
+      expect((await getCall(old.id)).status).toBe('missed');
+      expect((await getCall(fresh.id)).status).toBe('ringing');
+      await expectSqlError(
+        asActor(db, member(a), (tx) => tx.query('select public.expire_ringing_calls()')),
+        '42501',
+      );
+    });
+  });
+
   describe('third parties', () => {
     it('a stranger neither sees, answers, ends nor deletes the call', async () => {
       const { a, m, s } = await createCallPair();
