@@ -25,6 +25,27 @@ import {
 } from './handle-table.ts';
 import { getRoutine, handleRpc } from './handle-rpc.ts';
 
+/** Deeper JSON would only reach the database to exhaust its stack (a 500), so it is refused up front. */
+const MAX_JSON_DEPTH = 256;
+
+/** The deepest nesting of arrays and objects in JSON text, counted outside strings. */
+export function getNestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash escapes the next character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) max = Math.max(max, ++depth);
+    else if (c === 93 || c === 125) depth--;
+  }
+  return max;
+}
+
 /** The REST part; `schemaCache` is exposed on the instance so other parts or tests can invalidate it. */
 export async function registerRest(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const schemaCache = new SchemaCache(ctx.db);
@@ -56,6 +77,12 @@ export async function registerRest(app: FastifyInstance, ctx: AppContext): Promi
         (_req, body, done) => {
           const text = String(body);
           if (text.trim() === '') return done(null, undefined);
+          if (getNestingDepth(text) > MAX_JSON_DEPTH) {
+            return done(
+              new RestError(400, 'PGRST102', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`),
+              undefined,
+            );
+          }
           try {
             done(null, JSON.parse(text));
           } catch (e) {

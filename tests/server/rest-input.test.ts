@@ -154,8 +154,17 @@ describe.each(getDatabaseKinds())('REST input safety on %s', (kind) => {
     const d = await send('rest_notes', 'POST', deep);
     expect(d.status).toBeGreaterThanOrEqual(400);
     expect(d.status).toBeLessThan(500);
-    const deepRpc = await send('rpc/rest_echo', 'POST', `{"payload":${'['.repeat(3000)}${']'.repeat(3000)}}`);
-    expect(deepRpc.status).toBeLessThan(500);
+    for (const levels of [300, 3000, 200_000]) {
+      const deepRpc = await send(
+        'rpc/rest_echo',
+        'POST',
+        `{"payload":${'['.repeat(levels)}${']'.repeat(levels)}}`,
+      );
+      expect(deepRpc.status).toBe(400);
+      expect((await deepRpc.json()).code).toBe('PGRST102');
+    }
+    const fine = await send('rpc/rest_echo', 'POST', `{"payload":${'['.repeat(100)}${']'.repeat(100)}}`);
+    expect(fine.status).toBe(200);
     const huge = await send(
       'rest_notes',
       'POST',
@@ -184,6 +193,29 @@ describe.each(getDatabaseKinds())('REST input safety on %s', (kind) => {
     });
     expect(form.status).toBe(415);
     expect(await snapshotNotes(t)).toBe(before);
+  });
+
+  it('other client mistakes answer 4xx: writes to a read-only view, bad ranges, wrong argument types', async () => {
+    const view = await send('rest_note_titles', 'POST', JSON.stringify({ title: 'x' }));
+    expect(view.status).toBeGreaterThanOrEqual(400);
+    expect(view.status).toBeLessThan(500);
+    for (const path of [
+      'rest_notes?limit=-1',
+      'rest_notes?offset=x',
+      'rest_notes?order=',
+      'rest_notes?select=*,',
+      'rest_notes?score=eq.abc',
+    ]) {
+      const res = await restFetch(t, path, { token: alice.token });
+      expect(res.status, path).toBe(400);
+    }
+    const range = await restFetch(t, 'rest_notes', { token: alice.token, headers: { range: 'bytes=a-b' } });
+    expect(range.status).toBe(416);
+    const wrongArg = await send('rpc/rest_add', 'POST', JSON.stringify({ a: 'one' }));
+    expect(wrongArg.status).toBe(400);
+    expect((await wrongArg.json()).code).toBe('22P02');
+    const array = await send('rpc/rest_add', 'POST', JSON.stringify([1, 2]));
+    expect(array.status).toBe(400);
   });
 
   it('SQL-ish strings in filters, columns, order and select answer 4xx or unchanged results, never 5xx', async () => {
