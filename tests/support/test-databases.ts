@@ -48,30 +48,40 @@ function getSchemaHash(): string {
 
 /** A migrated PGlite booted from the cached snapshot of a migrated data folder. */
 async function createPgliteDatabase(): Promise<TestDatabase> {
-  await ensurePgliteSnapshot();
-  const snapshot = path.join(cacheDir, `pglite-${getSchemaHash()}.tar.gz`);
+  const snapshot = await ensurePgliteSnapshot();
   const db = await openPglite(undefined, { loadDataDir: new Blob([fs.readFileSync(snapshot)]) });
   return { ...db, destroy: () => db.close() };
 }
 
-let snapshotPromise: Promise<void> | undefined;
-/** Builds the PGlite snapshot once per process, so later test databases boot without running migrations. */
-async function ensurePgliteSnapshot(): Promise<void> {
+const snapshotBuilds = new Map<string, Promise<string>>();
+/**
+ * Builds the PGlite snapshot once per schema version, so later test databases boot without running
+ * migrations; returns its path. Keyed by the SQL's hash, computed once per call so a file edited
+ * meanwhile cannot make the reader look for a different snapshot than the one built.
+ */
+async function ensurePgliteSnapshot(): Promise<string> {
   const snapshot = path.join(cacheDir, `pglite-${getSchemaHash()}.tar.gz`);
-  if (fs.existsSync(snapshot)) return;
-  snapshotPromise ??= (async () => {
-    const { PGlite } = await import('@electric-sql/pglite');
-    const raw = await PGlite.create();
-    const db = wrapRaw(raw);
-    await migrate(db);
-    const blob = await raw.dumpDataDir('gzip');
-    fs.mkdirSync(cacheDir, { recursive: true });
-    const tmp = `${snapshot}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, Buffer.from(await blob.arrayBuffer()));
-    fs.renameSync(tmp, snapshot);
-    await raw.close();
-  })();
-  await snapshotPromise;
+  if (fs.existsSync(snapshot)) return snapshot;
+  let build = snapshotBuilds.get(snapshot);
+  if (!build) {
+    build = (async () => {
+      const { PGlite } = await import('@electric-sql/pglite');
+      const raw = await PGlite.create();
+      try {
+        await migrate(wrapRaw(raw));
+        const blob = await raw.dumpDataDir('gzip');
+        fs.mkdirSync(cacheDir, { recursive: true });
+        const tmp = `${snapshot}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+        fs.writeFileSync(tmp, Buffer.from(await blob.arrayBuffer()));
+        fs.renameSync(tmp, snapshot);
+      } finally {
+        await raw.close();
+      }
+      return snapshot;
+    })();
+    snapshotBuilds.set(snapshot, build);
+  }
+  return build;
 }
 
 function wrapRaw(raw: PGlite): Database {
