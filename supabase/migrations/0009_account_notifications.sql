@@ -140,8 +140,14 @@ begin
   end if;
   select * into lim from public.get_security_event_limits();
   perform pg_advisory_xact_lock(hashtext('security-events'), hashtext(coalesce(uid::text, 'anon')));
-  select count(*) into recent from public.security_events s
-  where s.user_id is not distinct from uid and s.created_at > now() - interval '1 minute';
+  -- Two plain predicates rather than IS NOT DISTINCT FROM, so security_events_user_idx serves both.
+  if uid is null then
+    select count(*) into recent from public.security_events s
+    where s.user_id is null and s.created_at > now() - interval '1 minute';
+  else
+    select count(*) into recent from public.security_events s
+    where s.user_id = uid and s.created_at > now() - interval '1 minute';
+  end if;
   allowed := case when uid is null then lim.anonymous_total else lim.per_member end;
   if recent >= allowed then
     return false;

@@ -184,6 +184,32 @@ describe.each(getDatabaseKinds())(
       expect(results.at(-1)).toBe(false);
     });
 
+    it('anonymous security events share one bound, so a flood from unsigned callers is capped', async () => {
+      const total =
+        (
+          await db.query<{ anonymous_total: number }>(
+            'select anonymous_total from public.get_security_event_limits()',
+          )
+        ).rows[0]?.anonymous_total ?? 0;
+      const before =
+        (
+          await db.query<{ n: number }>(
+            `select count(*)::int n from public.security_events where user_id is null`,
+          )
+        ).rows[0]?.n ?? 0;
+      const accepted = await asActor(db, anonymous, async (tx) => {
+        let ok = 0;
+        for (let i = 0; i < total + 3; i++) {
+          if (
+            (await tx.query<{ ok: boolean }>(`select public.log_security_event('page_visit') ok`)).rows[0]?.ok
+          )
+            ok += 1;
+        }
+        return ok;
+      });
+      expect(accepted).toBe(total - before);
+    });
+
     it('the newsletter records a valid address once, answers the same for a repeat, and refuses a bad one', async () => {
       for (const email of ['Reader@Example.test', 'reader@example.test']) {
         const r = await asActor(db, anonymous, (tx) =>
