@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useAuth } from '../../app/auth-context.tsx';
+import { ThemeMenu } from '../../ui/theme-menu.tsx';
 
 const LINKS = [
   { to: '/', label: 'Home' },
@@ -33,6 +34,7 @@ export function TopNav() {
           ))}
         </ul>
         <div className="hidden items-center gap-2 md:flex">
+          <ThemeMenu />
           {isAuthenticated ? (
             <Link to="/find-matches" className="btn-primary">
               Dashboard
@@ -47,6 +49,9 @@ export function TopNav() {
               </Link>
             </>
           )}
+        </div>
+        <div className="md:hidden">
+          <ThemeMenu />
         </div>
         <button
           type="button"
