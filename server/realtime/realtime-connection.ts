@@ -310,12 +310,13 @@ export class RealtimeConnection implements HubPeer {
     const claims = parsed.success ? await this.findVerifiedClaims(parsed.data.access_token) : undefined;
     if (this.subscriptions.get(subscription.topic) !== subscription) return;
     if (!claims) return this.closeSubscription(subscription, 'Invalid or expired access token');
-    if (subscription.access.kind !== 'public' && findMemberId(claims) !== findMemberId(subscription.claims)) {
-      return this.closeSubscription(subscription, 'The access token belongs to someone else');
-    }
     const decision = await authorizeJoin(this.ctx.db, subscription.access, claims);
     if (this.subscriptions.get(subscription.topic) !== subscription) return;
     if (!decision.ok) return this.closeSubscription(subscription, decision.reason);
+    // Presence on these channels is keyed by the member: a refresh cannot turn it into someone else.
+    if (subscription.access.kind !== 'public' && findMemberId(claims) !== findMemberId(subscription.claims)) {
+      return this.closeSubscription(subscription, 'The access token belongs to someone else');
+    }
     subscription.claims = claims;
     this.scheduleExpiry(subscription);
   }
@@ -333,11 +334,12 @@ export class RealtimeConnection implements HubPeer {
     clearTimeout(subscription.expiryTimer);
     const exp = subscription.claims.exp;
     if (typeof exp !== 'number') return;
+    // Timers cap at about 24.8 days (API keys live for years), so a timer that fires early re-arms.
     const delay = Math.min(Math.max(exp * 1000 - Date.now(), 0), 2 ** 31 - 1);
     subscription.expiryTimer = setTimeout(() => {
-      if (this.subscriptions.get(subscription.topic) === subscription) {
-        this.closeSubscription(subscription, 'Token has expired');
-      }
+      if (this.subscriptions.get(subscription.topic) !== subscription) return;
+      if (Date.now() < exp * 1000) this.scheduleExpiry(subscription);
+      else this.closeSubscription(subscription, 'Token has expired');
     }, delay);
     subscription.expiryTimer.unref();
   }

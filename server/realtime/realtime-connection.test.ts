@@ -1,0 +1,93 @@
+// One connection over a fake socket and fake clock: token expiry far in the future, rate limit, bad frames.
+import { EventEmitter } from 'node:events';
+import type { WebSocket } from 'ws';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { JwtClaims } from '../auth/keys.ts';
+import type { AppContext } from '../context.ts';
+import { RealtimeConnection } from './realtime-connection.ts';
+import { RealtimeHub } from './realtime-hub.ts';
+
+class FakeSocket extends EventEmitter {
+  readonly OPEN = 1;
+  readyState = 1;
+  bufferedAmount = 0;
+  sent: unknown[] = [];
+  closedWith: number | undefined;
+  send(frame: string | Buffer) {
+    this.sent.push(typeof frame === 'string' ? JSON.parse(frame) : frame);
+  }
+  close(code: number) {
+    this.closedWith = code;
+    this.readyState = 3;
+    this.emit('close');
+  }
+  terminate() {}
+  /** Delivers a client frame the way ws does. */
+  receive(message: unknown[]) {
+    this.emit('message', Buffer.from(JSON.stringify(message)), false);
+  }
+}
+
+const DAY = 24 * 3600 * 1000;
+
+function makeConnection(claims: JwtClaims) {
+  const socket = new FakeSocket();
+  const ctx = {
+    verifyToken: async () => claims,
+    log: { warn: () => {}, debug: () => {} },
+    db: {},
+  } as unknown as AppContext;
+  new RealtimeConnection(socket as unknown as WebSocket, new RealtimeHub(), ctx, claims, '2.0.0');
+  return socket;
+}
+
+const events = (socket: FakeSocket) => socket.sent.map((m) => (m as unknown[])[3]);
+
+describe('realtime connection', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'],
+    });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('keeps a channel whose token expires in a month past the longest timer, and closes it at expiry', async () => {
+    const exp = Math.floor(Date.now() / 1000) + 30 * 24 * 3600;
+    const socket = makeConnection({ role: 'anon', exp });
+    socket.receive(['1', '1', 'realtime:public:x', 'phx_join', {}]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(socket.sent[0]).toEqual([
+      '1',
+      '1',
+      'realtime:public:x',
+      'phx_reply',
+      expect.objectContaining({ status: 'ok' }),
+    ]);
+    await vi.advanceTimersByTimeAsync(26 * DAY);
+    expect(events(socket)).not.toContain('phx_close');
+    await vi.advanceTimersByTimeAsync(5 * DAY);
+    expect(events(socket)).toEqual(['phx_reply', 'system', 'phx_close']);
+  });
+
+  it('closes the connection once it keeps sending past its rate', async () => {
+    const socket = makeConnection({ role: 'anon' });
+    for (let i = 0; i < 150; i++) socket.receive([null, String(i), 'phoenix', 'heartbeat', {}]);
+    expect(socket.sent).toHaveLength(100);
+    expect(socket.closedWith).toBeUndefined();
+    for (let i = 0; i < 100 && socket.closedWith === undefined; i++)
+      socket.receive([null, 'x', 'phoenix', 'heartbeat', {}]);
+    expect(socket.closedWith).toBe(1008);
+  });
+
+  it('lets a steady client go on for as long as it stays within the rate', async () => {
+    const socket = makeConnection({ role: 'anon' });
+    for (let second = 0; second < 20; second++) {
+      for (let i = 0; i < 90; i++) socket.receive([null, 'h', 'phoenix', 'heartbeat', {}]);
+      await vi.advanceTimersByTimeAsync(1000);
+    }
+    expect(socket.closedWith).toBeUndefined();
+    expect(socket.sent).toHaveLength(20 * 90);
+  });
+});
