@@ -14,6 +14,13 @@ export interface BuildAppOptions {
   logger?: boolean | object;
 }
 
+const SECRET_PARAMS = /([?&](?:token|access_token|refresh_token|apikey|code)=)[^&#]*/gi;
+
+/** The URL with secret query values replaced, for logs. */
+export function redactQuery(url: string): string {
+  return url.replace(SECRET_PARAMS, '$1[redacted]');
+}
+
 export type AppParts = Array<(app: FastifyInstance, ctx: AppContext) => Promise<void>>;
 
 export async function buildApp(
@@ -22,7 +29,17 @@ export async function buildApp(
   options: BuildAppOptions = {},
 ): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const app = Fastify({
-    logger: options.logger ?? { level: ctx.config.LOG_LEVEL },
+    logger: options.logger ?? {
+      level: ctx.config.LOG_LEVEL,
+      // Mailed links carry single-use tokens in the query string: never write them to the log.
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({
+          method: req.method,
+          url: redactQuery(req.url),
+          remoteAddress: req.ip,
+        }),
+      },
+    },
     trustProxy: ctx.config.trustedProxies.length > 0 ? ctx.config.trustedProxies : false,
     bodyLimit: 1024 * 1024,
   });

@@ -22,7 +22,7 @@ export const configSchema = z.object({
   /** SMTP connection string (smtp://user:pass@host:port); without it mail goes to the outbox. */
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('HeartSync <no-reply@localhost>'),
-  /** Serve stored mails at /_outbox (default: on in development and demo mode). */
+  /** Serve stored mails at /_outbox (default: on unless NODE_ENV=production; it shows live links). */
   OUTBOX: flag.optional(),
   /** Comma-separated proxy addresses whose X-Forwarded-For is honoured. */
   TRUSTED_PROXIES: z.string().default(''),
@@ -73,7 +73,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     publicUrl: (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ''),
     dataDir: path.resolve(raw.DATA_DIR),
     demo,
-    outbox: raw.OUTBOX ?? (!production || demo),
+    outbox: raw.OUTBOX ?? !production,
     trustedProxies: raw.TRUSTED_PROXIES.split(',')
       .map((s) => s.trim())
       .filter(Boolean),
