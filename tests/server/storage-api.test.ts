@@ -443,7 +443,7 @@ describe.each(getDatabaseKinds())('storage on %s', (kind) => {
       .createSignedUrls([key, `${a.id}/missing.jpg`], 60);
     expect(error).toBeNull();
     expect(data?.[0]?.error).toBeNull();
-    expect((await fetch(data![0]!.signedUrl)).status).toBe(200);
+    expect((await fetch(data![0]!.signedUrl!)).status).toBe(200);
     expect(data?.[1]?.error).toMatch(/does not exist/);
   });
 
