@@ -29,6 +29,10 @@ const EmailConfirmationPendingPage = lazy(
   () => import('../features/accounts/email-confirmation-pending-page.tsx'),
 );
 const AccountPage = lazy(() => import('../features/settings/account-page.tsx'));
+// The replica (and with it the sync engine) loads only when a member enters the member area.
+const ReplicaProvider = lazy(() =>
+  import('../data/replica.tsx').then((m) => ({ default: m.ReplicaProvider })),
+);
 
 const product = () => import('../features/public-pages/product-pages.tsx');
 const help = () => import('../features/public-pages/help-pages.tsx');
@@ -78,7 +82,11 @@ function ArticleRoute() {
 function Guarded() {
   return (
     <RequireAuth>
-      <MemberLayout />
+      <Suspense fallback={<PageLoading />}>
+        <ReplicaProvider>
+          <MemberLayout />
+        </ReplicaProvider>
+      </Suspense>
     </RequireAuth>
   );
 }

@@ -1,0 +1,162 @@
+// The member's local replica: opened after sign-in, synced and uploaded through the connector, cleared at sign-out.
+// Feature code reads with useQuery and writes with useReplica().execute(...); see src/data/README.md.
+import type { PowerSyncDatabase } from '@powersync/web';
+import { PowerSyncContext, usePowerSync, useQuery, useStatus } from '@powersync/react';
+import { useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useAuth } from '../app/auth-context.tsx';
+import { PageLoading } from '../app/loading-screen.tsx';
+import { toast } from '../ui/toast-store.ts';
+import { getAppConfig } from './app-config.ts';
+import { POWERSYNC_RETRY_DELAY_MS, SupabaseConnector } from './connector.ts';
+import { AppSchema, type SyncedTableName } from './schema.ts';
+import { getSupabase } from './supabase-client.ts';
+
+export { usePowerSync, useQuery, useStatus };
+export type { PowerSyncDatabase };
+
+const DB_FILENAME = 'heartsync.db';
+/** Which member the local file belongs to, so a different member never sees a leftover replica. */
+const OWNER_KEY = 'heartsync.replicaOwner';
+
+interface OpenReplica {
+  userId: string;
+  db: Promise<PowerSyncDatabase>;
+}
+
+let current: OpenReplica | undefined;
+let signOutWatch: Promise<void> | undefined;
+
+function readOwner(): string | null {
+  try {
+    return localStorage.getItem(OWNER_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function writeOwner(userId: string | null): void {
+  try {
+    if (userId) localStorage.setItem(OWNER_KEY, userId);
+    else localStorage.removeItem(OWNER_KEY);
+  } catch {
+    /* storage unavailable: the owner check is skipped */
+  }
+}
+
+async function getEndpoint(): Promise<string> {
+  const config = await getAppConfig();
+  return config.powersyncUrl ?? config.supabaseUrl;
+}
+
+/** Clears the replica whenever supabase-js reports a sign-out (this tab or another), mounted or not. */
+function watchSignOut(): void {
+  signOutWatch ??= getSupabase().then((sb) => {
+    sb.auth.onAuthStateChange((event) => {
+      if (event === 'SIGNED_OUT') void clearReplica();
+    });
+  });
+}
+
+async function createReplica(userId: string): Promise<PowerSyncDatabase> {
+  // Loaded here, not at the top of the app, so public pages never download the sync engine or its WASM.
+  const { PowerSyncDatabase, SyncStreamConnectionMethod } = await import('@powersync/web');
+  const db = new PowerSyncDatabase({ schema: AppSchema, database: { dbFilename: DB_FILENAME } });
+  await db.init();
+  const owner = readOwner();
+  if (owner !== userId) {
+    // Another member's replica (a sign-out that never reached this tab): wipe it before showing anything.
+    if (owner) await db.disconnectAndClear();
+    writeOwner(userId);
+  }
+  const connector = new SupabaseConnector({
+    getSupabase,
+    getEndpoint,
+    onRefused: ({ title, description }) => toast({ title, description, variant: 'destructive' }),
+  });
+  // Not awaited: connecting needs the network, reading the replica does not.
+  void db
+    .connect(connector, {
+      connectionMethod: SyncStreamConnectionMethod.HTTP,
+      retryDelayMs: POWERSYNC_RETRY_DELAY_MS,
+      crudUploadThrottleMs: 50,
+    })
+    .catch((e: unknown) => console.warn('[replica] connect failed; it retries by itself', e));
+  return db;
+}
+
+/** The replica of a signed-in member, opened once per page and shared by every component. */
+export function openReplica(userId: string): Promise<PowerSyncDatabase> {
+  watchSignOut();
+  if (current?.userId === userId) return current.db;
+  const previous = current;
+  const db = (async () => {
+    if (previous) await (await previous.db.catch(() => undefined))?.close().catch(() => undefined);
+    return createReplica(userId);
+  })();
+  current = { userId, db };
+  db.catch(() => {
+    if (current?.db === db) current = undefined;
+  });
+  return db;
+}
+
+/** Disconnects and deletes every local row (synced, queued and local-only), e.g. at sign-out. */
+export async function clearReplica(): Promise<void> {
+  const open = current;
+  current = undefined;
+  writeOwner(null);
+  const db = await open?.db.catch(() => undefined);
+  if (!db) return;
+  await db.disconnectAndClear({ clearLocal: true });
+  await db.close().catch(() => undefined);
+}
+
+/** Provides the replica to the member area; shows the page loader while the local database opens. */
+export function ReplicaProvider({ children }: { children: ReactNode }) {
+  const { user } = useAuth();
+  const userId = user?.id;
+  const [state, setState] = useState<{ userId: string; db: PowerSyncDatabase } | { error: string } | null>(
+    null,
+  );
+
+  useEffect(() => {
+    if (!userId) return;
+    let cancelled = false;
+    openReplica(userId).then(
+      (db) => !cancelled && setState({ userId, db }),
+      (e: unknown) => !cancelled && setState({ error: e instanceof Error ? e.message : String(e) }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [userId]);
+
+  if (state && 'error' in state)
+    return (
+      <div role="alert" className="p-6 text-center">
+        This device could not open its local copy of your data ({state.error}). Please reload the page.
+      </div>
+    );
+  if (!state || state.userId !== userId) return <PageLoading />;
+  return <PowerSyncContext value={state.db}>{children}</PowerSyncContext>;
+}
+
+/** The member's PowerSyncDatabase; throws outside ReplicaProvider. */
+export function useReplica(): PowerSyncDatabase {
+  const db = useContext(PowerSyncContext) as PowerSyncDatabase | null;
+  if (!db) throw new Error('useReplica outside ReplicaProvider');
+  return db;
+}
+
+/**
+ * Ids of the rows of `table` with a local write not yet uploaded (in ps_crud), e.g. to show a
+ * message sent offline as pending until the server has it.
+ */
+export function usePendingIds(table: SyncedTableName): ReadonlySet<string> {
+  const { data } = useQuery<{ id: string }>(
+    `select distinct json_extract(data, '$.id') as id from ps_crud where json_extract(data, '$.type') = ?`,
+    [table],
+    { tables: ['ps_crud'] },
+  );
+  return useMemo(() => new Set(data.map((r) => r.id)), [data]);
+}
