@@ -2,31 +2,10 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import { allowsAnalytics } from '../domain/cookie-consent.ts';
+import { getHeaderWarnings } from '../domain/security-headers.ts';
 import { readCookieConsent } from './cookie-banner.tsx';
 import { FullScreenLoading } from './loading-screen.tsx';
 import { logSecurityEvent } from './security-log.ts';
-
-const REQUIRED_HEADERS = [
-  'content-security-policy',
-  'x-frame-options',
-  'x-content-type-options',
-  'referrer-policy',
-  'strict-transport-security',
-] as const;
-
-/** Warnings for a set of response headers (pure; exported for tests). */
-export function getHeaderWarnings(headers: Headers): string[] {
-  const warnings: string[] = [];
-  for (const name of REQUIRED_HEADERS)
-    if (!headers.get(name)) warnings.push(`Missing security header: ${name}`);
-  const csp = headers.get('content-security-policy');
-  if (csp) {
-    if (!/default-src\s+'self'/.test(csp)) warnings.push("CSP lacks default-src 'self'");
-    if (/'unsafe-inline'/.test(csp)) warnings.push('CSP contains unsafe-inline');
-    if (/'unsafe-eval'/.test(csp)) warnings.push('CSP contains unsafe-eval');
-  }
-  return warnings;
-}
 
 function scanInlineCode(): string[] {
   const found: string[] = [];

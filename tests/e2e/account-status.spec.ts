@@ -9,6 +9,8 @@ test.beforeEach(async ({ page }) => {
 test('a member pauses the account, sees the banner and reactivates', async ({ page, request }) => {
   await signUpAndConfirm(page, request, makeEmail('pause'));
   await page.goto('/account');
+  // Presence: the member joins online-users once subscribed and sees themself online.
+  await expect(page.getByRole('banner').getByText('Online', { exact: true })).toBeVisible();
   await page.getByLabel('Pause for').selectOption('1-week');
   await page.getByRole('button', { name: 'Pause account' }).click();
   const banner = page.getByTestId('pause-banner');
