@@ -19,6 +19,8 @@ const CONFIG_TOML = path.join(root, 'supabase/config.toml');
 
 const FUNCTION_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const MAX_BODY_BYTES = 1024 * 1024;
+/** How long a handler may take to produce its Response (a streamed body may take longer). */
+const HANDLER_TIMEOUT_MS = 60_000;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade']);
 
 /** The global key through which supabase/functions/_shared/env.ts asks the host for this request's env. */
@@ -36,6 +38,8 @@ export interface FunctionsOptions {
   configToml?: string;
   /** Extra env for the handlers (merged over the defaults). */
   env?: Record<string, string>;
+  /** Time a handler has to answer before the host gives up with 504 (default 60 s). */
+  timeoutMs?: number;
 }
 
 export function createFunctionsPart(options: FunctionsOptions = {}) {
@@ -105,12 +109,23 @@ export function createFunctionsPart(options: FunctionsOptions = {}) {
       }
       const request = toWebRequest(req, ctx.config.publicUrl);
       let response: Response;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), options.timeoutMs ?? HANDLER_TIMEOUT_MS);
+      });
       try {
-        response = await envStore.run(getEnv(), () => handler(request));
-        if (!(response instanceof Response)) throw new Error('handler did not return a Response');
+        const outcome = await Promise.race([envStore.run(getEnv(), async () => handler(request)), timeout]);
+        if (outcome === 'timeout') {
+          req.log.error({ function: name }, 'function timed out');
+          return reply.code(504).send({ code: 'TIMEOUT', message: 'The function took too long' });
+        }
+        if (!(outcome instanceof Response)) throw new Error('handler did not return a Response');
+        response = outcome;
       } catch (err) {
         req.log.error({ err, function: name }, 'function threw');
         return reply.code(500).send({ code: 'FUNCTION_ERROR', message: 'The function failed' });
+      } finally {
+        clearTimeout(timer);
       }
       reply.code(response.status);
       response.headers.forEach((value, key) => {

@@ -28,7 +28,13 @@ describe.each(getDatabaseKinds())('functions host on %s', (kind) => {
     keys = await loadOrCreateKeys(dataDir, 'http://127.0.0.1/auth/v1');
     ({ app } = await buildApp(
       { config, db, keys, events: new ServerEventBus(), verifyToken: (t) => keys.verify(t) },
-      [createFunctionsPart({ dir: fixtures, configToml: path.join(fixtures, 'config.toml') })],
+      [
+        createFunctionsPart({
+          dir: fixtures,
+          configToml: path.join(fixtures, 'config.toml'),
+          timeoutMs: 500,
+        }),
+      ],
       { logger: false, distDir: path.join(dataDir, 'no-dist') },
     ));
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -104,6 +110,14 @@ describe.each(getDatabaseKinds())('functions host on %s', (kind) => {
     const text = await res.text();
     expect(text).not.toContain('hunter2');
     expect(JSON.parse(text)).toMatchObject({ message: 'The function failed' });
+  });
+
+  it('answers 504 when a handler takes longer than its time limit', async () => {
+    const res = await fetch(`${url}/functions/v1/slow`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys.anonKey}` },
+    });
+    expect(res.status).toBe(504);
   });
 
   it('answers 500 when a module has no handler export', async () => {
