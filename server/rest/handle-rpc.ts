@@ -6,7 +6,7 @@ import { Params, quoteIdent, SchemaMissError, SOURCE_ALIAS } from './build-sql.t
 import { RestError } from './errors.ts';
 import type { Prefer } from './parse-query.ts';
 import type { Representation } from './request-context.ts';
-import { runRead, type ReadQuery, type RestResult } from './handle-table.ts';
+import { getEffectiveLimit, runRead, type ReadQuery, type RestResult } from './handle-table.ts';
 
 function describe(name: string, keys: string[]): string {
   return `public.${name}(${[...keys].sort().join(', ')})`;
@@ -85,6 +85,11 @@ export async function handleRpc(
   const params = new Params();
   const singleObject = prefer.params === 'single-object';
   const call = buildCall(fn, args, singleObject, params);
+  if (prefer.return === 'minimal') {
+    // supabase-js asks for this with head: true and object arguments: run it, answer no body.
+    await tx.query(`select from ${call} as pgrst_v`, params.values);
+    return { status: 204, body: undefined, headers: {} };
+  }
   if (fn.returnKind === 'composite') {
     const result = await runRead(tx, {
       fromSql: `${call} ${SOURCE_ALIAS}`,
@@ -116,7 +121,7 @@ export async function handleRpc(
   const from = `${call} as ${SOURCE_ALIAS}(pgrst_v)`;
   let sql: string;
   if (fn.returnsSet) {
-    const limit = query.limit !== undefined ? ` limit ${params.add(query.limit)}::bigint` : '';
+    const limit = ` limit ${params.add(getEffectiveLimit(query.limit))}::bigint`;
     const offset = query.offset ? ` offset ${params.add(query.offset)}::bigint` : '';
     sql = `select count(*)::int as rows, coalesce(json_agg(pgrst_s.pgrst_v), '[]')::text as body
       from (select ${SOURCE_ALIAS}.pgrst_v from ${from}${limit}${offset}) pgrst_s`;

@@ -152,6 +152,13 @@ function getContentRange(offset: number, rows: number, total: number | undefined
   return `${range}/${total ?? '*'}`;
 }
 
+/** Rows a read answers at most, as Supabase's default "max rows" setting (a larger limit is lowered to it). */
+export const MAX_ROWS = 1000;
+
+export function getEffectiveLimit(limit: number | undefined): number {
+  return Math.min(limit ?? MAX_ROWS, MAX_ROWS);
+}
+
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 /** A read over `fromSql` (aliased pgrst_t): one statement that answers the rows as JSON and, if asked, the total. */
@@ -173,7 +180,7 @@ export async function runRead(
   const { projection, conditions } = buildSelectList(source, query, params, args.from);
   const where = buildWhere(source, query.filters, params, conditions);
   const order = buildOrder(source, query.order, params);
-  const limit = buildLimit(query.limit, query.offset, params);
+  const limit = buildLimit(getEffectiveLimit(query.limit), query.offset, params);
   // planned and estimated are answered with the exact count: exact is always at least as good.
   const total = args.count ? `(select count(*) from ${fromSql}${where})::int` : 'null::int';
   const rowJson = representation.stripNulls ? 'json_strip_nulls(to_json(pgrst_s))' : 'pgrst_s';

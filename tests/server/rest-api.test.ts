@@ -150,6 +150,19 @@ describe.each(getDatabaseKinds())('REST /rest/v1 through supabase-js on %s', (ki
       expect(beyond.error?.code).toBe('PGRST103');
     });
 
+    it('answers at most 1000 rows, as Supabase max rows, and says so in Content-Range', async () => {
+      await t.db.exec(
+        `insert into public.rest_tags (name, uses) select 'bulk-' || g, g from generate_series(1, 1005) g`,
+      );
+      const r = await anon.from('rest_tags').select('name', { count: 'exact' }).like('name', 'bulk-*');
+      expect(r.data).toHaveLength(1000);
+      expect(r.count).toBe(1005);
+      expect(r.status).toBe(206);
+      const rest = await anon.from('rest_tags').select('name').like('name', 'bulk-*').range(1000, 2000);
+      expect(rest.data).toHaveLength(5);
+      await t.db.exec(`delete from public.rest_tags where name like 'bulk-%'`);
+    });
+
     it('single and maybeSingle: one row as an object, otherwise 406 PGRST116', async () => {
       const one = await alice.client.from('rest_notes').select('title').eq('score', 50).single();
       expect(one.data).toEqual({ title: 'second' });
@@ -437,6 +450,12 @@ describe.each(getDatabaseKinds())('REST /rest/v1 through supabase-js on %s', (ki
         a: [1, { b: 'c' }],
       });
       expect((await anon.rpc('rest_tags_of', { t: ['x', 'y', 'z'] })).data).toBe(3);
+    });
+
+    it('head: true with object arguments runs the function and answers no body', async () => {
+      const r = await anon.rpc('rest_echo', { payload: { a: 1 } }, { head: true });
+      expect(r.error).toBeNull();
+      expect(r.data).toBeNull();
     });
 
     it('void functions answer no content; raised errors keep code, hint and status', async () => {
