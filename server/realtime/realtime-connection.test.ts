@@ -30,10 +30,13 @@ class FakeSocket extends EventEmitter {
 
 const DAY = 24 * 3600 * 1000;
 
-function makeConnection(claims: JwtClaims) {
+function makeConnection(
+  claims: JwtClaims,
+  verifyToken: (token: string) => Promise<JwtClaims> = async () => claims,
+) {
   const socket = new FakeSocket();
   const ctx = {
-    verifyToken: async () => claims,
+    verifyToken,
     log: { warn: () => {}, debug: () => {} },
     db: {},
   } as unknown as AppContext;
@@ -89,5 +92,32 @@ describe('realtime connection', () => {
     }
     expect(socket.closedWith).toBeUndefined();
     expect(socket.sent).toHaveLength(20 * 90);
+  });
+
+  it('drops a reader that lets too much pile up unread', async () => {
+    const socket = makeConnection({ role: 'anon' });
+    socket.receive([null, '1', 'phoenix', 'heartbeat', {}]);
+    expect(socket.sent).toHaveLength(1);
+    socket.bufferedAmount = 5 * 1024 * 1024;
+    socket.receive([null, '2', 'phoenix', 'heartbeat', {}]);
+    expect(socket.sent).toHaveLength(1);
+    expect(socket.closedWith).toBe(1013);
+  });
+
+  it('a slow refresh that fails does not close a channel a newer refresh already renewed', async () => {
+    const member = { role: 'authenticated' as const, sub: '00000000-0000-4000-8000-00000000000a' };
+    const socket = makeConnection({ role: 'anon' }, async (token) => {
+      if (token === 'slow-and-bad') {
+        await new Promise((r) => setTimeout(r, 100));
+        throw new Error('invalid');
+      }
+      return { ...member, exp: Math.floor(Date.now() / 1000) + 3600 };
+    });
+    socket.receive(['1', '1', 'realtime:public:x', 'phx_join', { access_token: 'good' }]);
+    await vi.advanceTimersByTimeAsync(0);
+    socket.receive(['1', null, 'realtime:public:x', 'access_token', { access_token: 'slow-and-bad' }]);
+    socket.receive(['1', null, 'realtime:public:x', 'access_token', { access_token: 'good-again' }]);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(events(socket)).toEqual(['phx_reply']);
   });
 });

@@ -306,12 +306,16 @@ export class RealtimeConnection implements HubPeer {
   }
 
   private async onAccessToken(subscription: Subscription, message: PhoenixMessage): Promise<void> {
+    const serial = (subscription.refreshSerial ?? 0) + 1;
+    subscription.refreshSerial = serial;
+    const isCurrent = () =>
+      this.subscriptions.get(subscription.topic) === subscription && subscription.refreshSerial === serial;
     const parsed = accessTokenPayloadSchema.safeParse(message.payload);
     const claims = parsed.success ? await this.findVerifiedClaims(parsed.data.access_token) : undefined;
-    if (this.subscriptions.get(subscription.topic) !== subscription) return;
+    if (!isCurrent()) return;
     if (!claims) return this.closeSubscription(subscription, 'Invalid or expired access token');
     const decision = await authorizeJoin(this.ctx.db, subscription.access, claims);
-    if (this.subscriptions.get(subscription.topic) !== subscription) return;
+    if (!isCurrent()) return;
     if (!decision.ok) return this.closeSubscription(subscription, decision.reason);
     // Presence on these channels is keyed by the member: a refresh cannot turn it into someone else.
     if (subscription.access.kind !== 'public' && findMemberId(claims) !== findMemberId(subscription.claims)) {

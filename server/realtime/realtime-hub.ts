@@ -27,6 +27,8 @@ export interface Subscription {
   readonly presenceKey: string;
   presence?: { ref: string; meta: Record<string, unknown> };
   expiryTimer?: NodeJS.Timeout;
+  /** Counts token refreshes, so a slow older one never overwrites a newer one. */
+  refreshSerial?: number;
 }
 
 type PresenceMap = Record<string, { metas: Record<string, unknown>[] }>;
