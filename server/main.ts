@@ -1,6 +1,7 @@
 // Entry point of `npm start`: one process, one port, graceful shutdown on SIGTERM and SIGINT.
 import { parseConfig } from './config.ts';
 import { createServer } from './create-server.ts';
+import { seedDemoCommunity } from './demo/seed-demo.ts';
 
 async function main() {
   let config;
@@ -12,10 +13,17 @@ async function main() {
   }
   const server = await createServer(config);
   const { app, ctx } = server;
+  // After migrations, before serving: seeds only an empty database, and never in production unless DEMO=1.
+  const demo = config.demo ? await seedDemoCommunity(ctx.db, { dataDir: config.dataDir }) : undefined;
   await app.listen({ port: config.PORT, host: config.HOST });
   const where = config.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;
   app.log.info(`HeartSync is running on ${config.publicUrl} with ${where}`);
   console.log(`\n  HeartSync: ${config.publicUrl}\n  database: ${where}\n  anon key: ${ctx.keys.anonKey}\n`);
+  if (demo?.email)
+    console.log(
+      `  demo community${demo.seeded ? ` seeded (${demo.members} members)` : ''}: sign in as ${demo.email}` +
+        (demo.password ? ` with password ${demo.password}\n` : '\n'),
+    );
 
   let stopping = false;
   const stop = async (signal: string) => {

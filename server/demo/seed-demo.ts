@@ -1,0 +1,287 @@
+// Seeds the demo community on an empty database: synthetic members with avatars, answers and preferences, and a demo account.
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { hashPassword } from '../auth/passwords.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { FileStore } from '../storage/file-store.ts';
+import { generateDemoMembers, type DemoMember } from './demo-data.ts';
+
+export const DEMO_EMAIL = 'demo@heartsync.demo';
+export const DEMO_MEMBER_COUNT = 150;
+/** How many synthetic members have already liked the demo account, so Likes is not empty. */
+export const DEMO_LIKERS = 12;
+const CREDENTIALS_FILE = 'demo-account.json';
+const AVATAR_SIZE = 256;
+const PHOTO_BUCKET = 'profile-photos';
+
+export interface DemoSeedResult {
+  seeded: boolean;
+  email?: string;
+  /** Known only when this call seeded, or read back from the data folder on later starts. */
+  password?: string;
+  members?: number;
+}
+
+export interface DemoSeedOptions {
+  dataDir: string;
+  count?: number;
+  today?: Date;
+}
+
+interface StoredFile {
+  bucket: string;
+  version: string;
+}
+
+/** Seeds only when no member exists yet; returns the demo account's credentials when known. */
+export async function seedDemoCommunity(db: Database, options: DemoSeedOptions): Promise<DemoSeedResult> {
+  const existing = await db.query<{ n: number }>(`select count(*)::int as n from public.profiles`);
+  if ((existing.rows[0]?.n ?? 0) > 0) {
+    const saved = await readSavedCredentials(options.dataDir);
+    const demo = await db.query(`select 1 from auth.users where email = $1`, [DEMO_EMAIL]);
+    return demo.rows.length > 0 && saved ? { seeded: false, ...saved } : { seeded: false };
+  }
+  const members = generateDemoMembers(options.count ?? DEMO_MEMBER_COUNT, options.today);
+  const password = crypto.randomBytes(9).toString('base64url');
+  const store = new FileStore(options.dataDir);
+  const placed: StoredFile[] = [];
+  const [passwordHash, avatars] = await Promise.all([hashPassword(password), renderAvatars(members)]);
+  try {
+    await db.transaction(async (tx) => {
+      // A concurrent start may have seeded meanwhile: the lock plus the re-check keep it to one seed.
+      await tx.query(`select pg_advisory_xact_lock(hashtext('heartsync-demo-seed'))`);
+      const again = await tx.query<{ n: number }>(`select count(*)::int as n from public.profiles`);
+      if ((again.rows[0]?.n ?? 0) > 0) throw new AlreadySeeded();
+      const ids = await insertUsers(tx, members, passwordHash);
+      const demoId = ids[ids.length - 1]!;
+      const photoKeys = await storeAvatars(tx, store, ids, avatars, placed);
+      await updateProfiles(tx, ids, [...members, getDemoProfile(options.today)], photoKeys);
+      await insertPreferences(tx, ids, members);
+      await insertAnswers(tx, ids);
+      await insertLikes(tx, ids.slice(0, DEMO_LIKERS), demoId);
+    });
+  } catch (e) {
+    await Promise.all(placed.map((f) => store.remove(f.bucket, f.version).catch(() => {})));
+    if (e instanceof AlreadySeeded) return { seeded: false };
+    throw e;
+  }
+  await saveCredentials(options.dataDir, { email: DEMO_EMAIL, password });
+  return { seeded: true, email: DEMO_EMAIL, password, members: members.length + 1 };
+}
+
+class AlreadySeeded extends Error {}
+
+/** The demo account: a complete profile in London, open to everyone, so its deck is full. */
+function getDemoProfile(today = new Date()): DemoMember {
+  const born = new Date(Date.UTC(today.getUTCFullYear() - 30, today.getUTCMonth(), today.getUTCDate() - 40));
+  return {
+    name: 'Demo Member',
+    email: DEMO_EMAIL,
+    gender: 'woman',
+    birthday: born.toISOString().slice(0, 10),
+    looking_for: ['woman', 'man', 'non-binary'],
+    relationship_goals: 'long-term',
+    relationship_status: 'single',
+    city: 'London',
+    country: 'United Kingdom',
+    location_lat: 51.5,
+    location_lng: -0.1,
+    bio: 'This is the demo account: look around, like people back and see the match popup.',
+    interests: ['travel', 'music', 'cooking'],
+    career: 'Product manager',
+    industry: 'Technology',
+    education_level: 'master',
+    languages: ['English'],
+    height: 168,
+    min_age: 18,
+    max_age: 120,
+    initials: 'DM',
+    hue: 330,
+  };
+}
+
+function getAvatarSvg(initials: string, hue: number): string {
+  const safe = initials.replace(/[^A-Za-z]/g, '').slice(0, 2);
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${AVATAR_SIZE}" height="${AVATAR_SIZE}">
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+<stop offset="0" stop-color="hsl(${hue},70%,62%)"/><stop offset="1" stop-color="hsl(${(hue + 50) % 360},65%,38%)"/>
+</linearGradient></defs>
+<rect width="100%" height="100%" fill="url(#g)"/>
+<text x="50%" y="50%" font-family="sans-serif" font-size="100" fill="#fff" text-anchor="middle" dominant-baseline="central">${safe}</text>
+</svg>`;
+}
+
+/** One WebP per member (demo account last); generated offline, no external images. */
+async function renderAvatars(members: DemoMember[]): Promise<Buffer[]> {
+  const all = [...members, { initials: 'DM', hue: 330 }];
+  const out: Buffer[] = [];
+  // Small batches: sharp is multi-threaded already; this only overlaps the per-image overhead.
+  for (let i = 0; i < all.length; i += 8) {
+    const batch = all.slice(i, i + 8);
+    out.push(
+      ...(await Promise.all(
+        batch.map((m) =>
+          sharp(Buffer.from(getAvatarSvg(m.initials, m.hue)))
+            .webp({ quality: 75 })
+            .toBuffer(),
+        ),
+      )),
+    );
+  }
+  return out;
+}
+
+async function insertUsers(tx: Queryable, members: DemoMember[], demoHash: string): Promise<string[]> {
+  const rows = [
+    ...members.map((m) => ({ email: m.email, name: m.name, hash: null })),
+    {
+      email: DEMO_EMAIL,
+      name: 'Demo Member',
+      hash: demoHash,
+    },
+  ].map((r) => ({ ...r, id: crypto.randomUUID() }));
+  // Synthetic members have no password: only the demo account can sign in.
+  await tx.query(
+    `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+       raw_app_meta_data, raw_user_meta_data)
+     select '00000000-0000-0000-0000-000000000000', x.id, 'authenticated', 'authenticated', x.email, x.hash, now(),
+       '{"provider":"email","providers":["email"]}'::jsonb, jsonb_build_object('name', x.name, 'demo', true)
+     from jsonb_to_recordset($1::jsonb) as x(id uuid, email text, name text, hash text)`,
+    [JSON.stringify(rows)],
+  );
+  return rows.map((r) => r.id);
+}
+
+async function storeAvatars(
+  tx: Queryable,
+  store: FileStore,
+  ids: string[],
+  avatars: Buffer[],
+  placed: StoredFile[],
+): Promise<string[]> {
+  const rows: { bucket_id: string; name: string; owner: string; metadata: object; version: string }[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const data = avatars[i]!;
+    const version = crypto.randomUUID();
+    const tmp = await store.writeTemp(data);
+    await store.place(tmp, PHOTO_BUCKET, version);
+    placed.push({ bucket: PHOTO_BUCKET, version });
+    rows.push({
+      bucket_id: PHOTO_BUCKET,
+      name: `${ids[i]}/avatar.webp`,
+      owner: ids[i]!,
+      version,
+      metadata: {
+        eTag: `"${crypto.createHash('md5').update(data).digest('hex')}"`,
+        size: data.length,
+        mimetype: 'image/webp',
+        cacheControl: '3600',
+        lastModified: new Date().toISOString(),
+        contentLength: data.length,
+        httpStatusCode: 200,
+        width: AVATAR_SIZE,
+        height: AVATAR_SIZE,
+      },
+    });
+  }
+  await tx.query(
+    `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, version)
+     select x.bucket_id, x.name, x.owner, x.owner::text, x.metadata, x.version
+     from jsonb_to_recordset($1::jsonb) as x(bucket_id text, name text, owner uuid, metadata jsonb, version text)`,
+    [JSON.stringify(rows)],
+  );
+  return rows.map((r) => r.name);
+}
+
+async function updateProfiles(tx: Queryable, ids: string[], members: DemoMember[], photos: string[]) {
+  const rows = members.map((m, i) => ({ ...m, id: ids[i], photos: [photos[i]] }));
+  await tx.query(
+    `update public.profiles p set
+       birthday = x.birthday, gender = x.gender, looking_for = x.looking_for, relationship_goals = x.relationship_goals,
+       relationship_status = x.relationship_status, city = x.city, country = x.country,
+       location_lat = x.location_lat, location_lng = x.location_lng, bio = x.bio, interests = x.interests,
+       career = x.career, industry = x.industry, education_level = x.education_level, languages = x.languages,
+       height = x.height, height_unit = 'cm', photos = x.photos, match_preferences_completed = true,
+       last_seen = now() - (random() * interval '3 days')
+     from (
+       select r.id, r.birthday, r.gender, r.relationship_goals, r.relationship_status, r.city, r.country,
+         r.location_lat, r.location_lng, r.bio, r.career, r.industry, r.education_level, r.height,
+         array(select jsonb_array_elements_text(r.looking_for)) as looking_for,
+         array(select jsonb_array_elements_text(r.interests)) as interests,
+         array(select jsonb_array_elements_text(r.languages)) as languages,
+         array(select jsonb_array_elements_text(r.photos)) as photos
+       from jsonb_to_recordset($1::jsonb) as r(id uuid, birthday date, gender text, relationship_goals text,
+         relationship_status text, city text, country text, location_lat numeric, location_lng numeric, bio text,
+         career text, industry text, education_level text, height numeric, looking_for jsonb, interests jsonb,
+         languages jsonb, photos jsonb)
+     ) x
+     where p.id = x.id`,
+    [JSON.stringify(rows)],
+  );
+}
+
+async function insertPreferences(tx: Queryable, ids: string[], members: DemoMember[]) {
+  const rows = members.map((m, i) => ({
+    id: ids[i],
+    min_age: m.min_age,
+    max_age: m.max_age,
+    genders: m.looking_for,
+  }));
+  rows.push({ id: ids[ids.length - 1], min_age: 18, max_age: 120, genders: [] });
+  await tx.query(
+    `insert into public.match_preferences (user_id, min_age, max_age, genders)
+     select x.id, x.min_age, x.max_age, array(select jsonb_array_elements_text(x.genders))
+     from jsonb_to_recordset($1::jsonb) as x(id uuid, min_age int, max_age int, genders jsonb)`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/** About a third of the questionnaire per member, answers derived from a hash so they vary but stay stable. */
+async function insertAnswers(tx: Queryable, ids: string[]) {
+  await tx.query(
+    `insert into public.profile_answers (user_id, question_id, answer, acceptable_answers, importance)
+     select u.id, q.id, a.answer,
+       case when a.h % 3 = 0 then array[a.answer]::smallint[]
+         else array[a.answer, (a.answer + 1) % cardinality(q.options)]::smallint[] end,
+       (a.h % 4)::smallint
+     from unnest($1::uuid[]) as u(id)
+     cross join public.compatibility_questions q
+     cross join lateral (
+       select (abs(hashtext(u.id::text || q.id::text)::bigint) % cardinality(q.options))::smallint as answer,
+         abs(hashtext(q.id::text || u.id::text)::bigint) as h
+     ) a
+     where (abs(hashtext(u.id::text)::bigint) + q.id) % 3 = 0 or q.id <= 6`,
+    [ids],
+  );
+}
+
+async function insertLikes(tx: Queryable, likers: string[], demoId: string) {
+  await tx.query(
+    `insert into public.user_interactions (user_id, target_id, interaction_type)
+     select l, $2::uuid, 'like' from unnest($1::uuid[]) as l`,
+    [likers, demoId],
+  );
+}
+
+async function readSavedCredentials(
+  dataDir: string,
+): Promise<{ email: string; password: string } | undefined> {
+  try {
+    const saved = JSON.parse(await fs.readFile(path.join(dataDir, CREDENTIALS_FILE), 'utf8')) as unknown;
+    if (saved && typeof saved === 'object' && 'email' in saved && 'password' in saved) {
+      const { email, password } = saved as { email: unknown; password: unknown };
+      if (typeof email === 'string' && typeof password === 'string') return { email, password };
+    }
+  } catch {
+    /* not seeded by this data folder, or unreadable: nothing to print */
+  }
+  return undefined;
+}
+
+/** Kept beside the database (mode 600) so later starts can print the same credentials again. */
+async function saveCredentials(dataDir: string, creds: { email: string; password: string }) {
+  await fs.mkdir(dataDir, { recursive: true });
+  await fs.writeFile(path.join(dataDir, CREDENTIALS_FILE), JSON.stringify(creds), { mode: 0o600 });
+}
