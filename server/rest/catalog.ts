@@ -209,7 +209,7 @@ export async function loadCatalog(db: Queryable): Promise<Catalog> {
 
 const TTL_MS = 10_000;
 
-/** Holds the catalog; reloads it after the TTL, or on a miss when the schema has changed since it was read. */
+/** Holds the catalog; refreshes it after the TTL, or at once on a miss when the schema has changed since it was read. */
 export class SchemaCache {
   private current: Catalog | undefined;
   private loading: Promise<Catalog> | undefined;
@@ -218,8 +218,10 @@ export class SchemaCache {
   constructor(private readonly db: Queryable) {}
 
   async get(): Promise<Catalog> {
-    if (this.current && Date.now() - this.current.loadedAt < TTL_MS) return this.current;
-    return this.reload();
+    if (!this.current) return this.reload();
+    // Stale: answer with it and refresh in the background, so no request waits for the catalog queries.
+    if (Date.now() - this.current.loadedAt >= TTL_MS) this.reload().catch(() => {});
+    return this.current;
   }
 
   /** Called when a request names something not in the cache: a cheap check first, a full reload only if the schema changed. */
