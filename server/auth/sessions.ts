@@ -31,7 +31,10 @@ const LIVE_CACHE_MS = 5000;
 export class SessionStore {
   private readonly liveCache = new Map<string, { userId: string; until: number }>();
 
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'keys' | 'config' | 'events'>) {}
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'keys' | 'config' | 'events'>) {
+    // Sessions ended by other parts (e.g. the deletion job) must stop working at once here too.
+    ctx.events.on('sessions-ended', ({ userId, sessionIds }) => this.forget(userId, sessionIds));
+  }
 
   /** Opens a session for the user and returns it with its first refresh token, as GoTrue answers. */
   async openSession(
