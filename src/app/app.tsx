@@ -11,6 +11,7 @@ import {
 } from '../features/member-placeholders/member-placeholder-page.tsx';
 import { ThemeProvider } from '../ui/theme-context.tsx';
 import { Toaster } from '../ui/toaster.tsx';
+import { UpdatePrompt } from '../ui/update-prompt.tsx';
 import { AuthProvider, useAuth } from './auth-context.tsx';
 import { CookieBanner } from './cookie-banner.tsx';
 import { ErrorBoundary } from './error-boundary.tsx';
@@ -29,10 +30,6 @@ const EmailConfirmationPendingPage = lazy(
   () => import('../features/accounts/email-confirmation-pending-page.tsx'),
 );
 const AccountPage = lazy(() => import('../features/settings/account-page.tsx'));
-// The replica (and with it the sync engine) loads only when a member enters the member area.
-const ReplicaProvider = lazy(() =>
-  import('../data/replica.tsx').then((m) => ({ default: m.ReplicaProvider })),
-);
 
 const product = () => import('../features/public-pages/product-pages.tsx');
 const help = () => import('../features/public-pages/help-pages.tsx');
@@ -82,11 +79,7 @@ function ArticleRoute() {
 function Guarded() {
   return (
     <RequireAuth>
-      <Suspense fallback={<PageLoading />}>
-        <ReplicaProvider>
-          <MemberLayout />
-        </ReplicaProvider>
-      </Suspense>
+      <MemberLayout />
     </RequireAuth>
   );
 }
@@ -156,6 +149,7 @@ export function App() {
               <AppRoutes />
             </AuthGate>
             <Toaster />
+            <UpdatePrompt />
             <CookieBanner />
           </Providers>
         </SecurityWrapper>

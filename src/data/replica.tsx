@@ -17,6 +17,8 @@ export type { PowerSyncDatabase };
 const DB_FILENAME = 'heartsync.db';
 /** Which member the local file belongs to, so a different member never sees a leftover replica. */
 const OWNER_KEY = 'heartsync.replicaOwner';
+/** The service worker's runtime cache of photos (vite.config.ts). */
+const PHOTO_CACHE = 'heartsync-photos';
 
 interface OpenReplica {
   userId: string;
@@ -105,6 +107,8 @@ export async function clearReplica(): Promise<void> {
   const open = current;
   current = undefined;
   writeOwner(null);
+  // Other members' photos cached by the service worker go too: the next person on the device sees nothing.
+  await globalThis.caches?.delete(PHOTO_CACHE).catch(() => undefined);
   const db = await open?.db.catch(() => undefined);
   if (!db) return;
   await db.disconnectAndClear({ clearLocal: true });
