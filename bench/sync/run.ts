@@ -6,9 +6,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Schema, Table, column, type AbstractPowerSyncDatabase } from '@powersync/node';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
 import { WebSocket, WebSocketServer } from 'ws';
 import { openSyncClient, startSyncServer, waitFor } from '../../tests/server/sync-support.ts';
+
+/** The slice of better-sqlite3 used here (the package ships no types; @powersync/node drives it too). */
+interface DirectSqlite {
+  pragma(source: string): unknown;
+  exec(source: string): void;
+  prepare(source: string): { run(...params: unknown[]): unknown };
+  transaction(fn: () => void): () => void;
+  close(): void;
+}
+const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => DirectSqlite;
 
 const SAMPLES = Number(process.env['BENCH_SAMPLES'] ?? 60);
 const INITIAL_ROWS = Number(process.env['BENCH_ROWS'] ?? 10_000);
