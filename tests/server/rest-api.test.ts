@@ -92,6 +92,17 @@ describe.each(getDatabaseKinds())('REST /rest/v1 through supabase-js on %s', (ki
       expect(await titles(notes().eq('meta->>lang', 'fr'))).toEqual(['public one']);
       expect(await titles(notes().contains('meta', { lang: 'en' }))).toEqual(['first']);
       expect(await titles(notes().ilikeAnyOf('title', ['FIR%', 'sec%']))).toEqual(['first', 'second']);
+      expect(await titles(notes().textSearch('body', 'hello & world'))).toEqual(['first']);
+      expect(
+        await titles(notes().textSearch('body', 'shared', { config: 'english', type: 'plain' })),
+      ).toEqual(['public one']);
+      expect(await titles(notes().match({ score: 50, title: 'second' }))).toEqual(['second']);
+      expect(await titles(notes().filter('title', 'imatch', '^FIR'))).toEqual(['first']);
+      expect(await titles(notes().filter('body', 'isdistinct', 'hello world'))).toEqual([
+        'public one',
+        'second',
+      ]);
+      expect(await titles(notes().overlaps('tags', ['a', 'z']))).toEqual(['first']);
     });
 
     it('or and and trees, nested, with quoted values', async () => {
