@@ -33,6 +33,7 @@ const DAY = 24 * 3600 * 1000;
 function makeConnection(
   claims: JwtClaims,
   verifyToken: (token: string) => Promise<JwtClaims> = async () => claims,
+  hub = new RealtimeHub(),
 ) {
   const socket = new FakeSocket();
   const ctx = {
@@ -40,7 +41,7 @@ function makeConnection(
     log: { warn: () => {}, debug: () => {} },
     db: {},
   } as unknown as AppContext;
-  new RealtimeConnection(socket as unknown as WebSocket, new RealtimeHub(), ctx, claims, '2.0.0');
+  new RealtimeConnection(socket as unknown as WebSocket, hub, ctx, claims, '2.0.0');
   return socket;
 }
 
@@ -119,5 +120,34 @@ describe('realtime connection', () => {
     socket.receive(['1', null, 'realtime:public:x', 'access_token', { access_token: 'good-again' }]);
     await vi.advanceTimersByTimeAsync(200);
     expect(events(socket)).toEqual(['phx_reply']);
+  });
+
+  it('refuses a join whose session ended while its token was being checked', async () => {
+    const hub = new RealtimeHub();
+    const member = {
+      role: 'authenticated' as const,
+      sub: '00000000-0000-4000-8000-00000000000a',
+      session_id: 's1',
+    };
+    const socket = makeConnection(
+      { role: 'anon' },
+      async () => {
+        await new Promise((r) => setTimeout(r, 50));
+        return member;
+      },
+      hub,
+    );
+    socket.receive(['1', '1', 'realtime:online-users', 'phx_join', { access_token: 'token-of-s1' }]);
+    hub.endSessions(member.sub, ['s1']);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(socket.sent).toEqual([
+      [
+        '1',
+        '1',
+        'realtime:online-users',
+        'phx_reply',
+        { status: 'error', response: { reason: 'Session ended' } },
+      ],
+    ]);
   });
 });

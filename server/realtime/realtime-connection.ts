@@ -202,6 +202,7 @@ export class RealtimeConnection implements HubPeer {
     this.pendingJoins.set(message.topic, joinRef);
     const stillWanted = () => !this.closed && this.pendingJoins.get(message.topic) === joinRef;
 
+    const checkStartedAt = Date.now();
     const claims = accessToken ? await this.findVerifiedClaims(accessToken) : this.apiClaims;
     if (!stillWanted()) return;
     if (!claims) {
@@ -214,6 +215,7 @@ export class RealtimeConnection implements HubPeer {
     if (!stillWanted()) return;
     this.pendingJoins.delete(message.topic);
     if (!decision.ok) return refuse(decision.reason);
+    if (this.hub.wasSessionEndedSince(claims, checkStartedAt)) return refuse('Session ended');
 
     const previous = this.subscriptions.get(message.topic);
     if (previous) this.removeSubscription(previous);
@@ -310,6 +312,7 @@ export class RealtimeConnection implements HubPeer {
     subscription.refreshSerial = serial;
     const isCurrent = () =>
       this.subscriptions.get(subscription.topic) === subscription && subscription.refreshSerial === serial;
+    const checkStartedAt = Date.now();
     const parsed = accessTokenPayloadSchema.safeParse(message.payload);
     const claims = parsed.success ? await this.findVerifiedClaims(parsed.data.access_token) : undefined;
     if (!isCurrent()) return;
@@ -317,6 +320,8 @@ export class RealtimeConnection implements HubPeer {
     const decision = await authorizeJoin(this.ctx.db, subscription.access, claims);
     if (!isCurrent()) return;
     if (!decision.ok) return this.closeSubscription(subscription, decision.reason);
+    if (this.hub.wasSessionEndedSince(claims, checkStartedAt))
+      return this.closeSubscription(subscription, 'Session ended');
     // Presence on these channels is keyed by the member: a refresh cannot turn it into someone else.
     if (subscription.access.kind !== 'public' && findMemberId(claims) !== findMemberId(subscription.claims)) {
       return this.closeSubscription(subscription, 'The access token belongs to someone else');

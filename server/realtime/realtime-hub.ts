@@ -149,8 +149,24 @@ export class RealtimeHub {
     }
   }
 
+  /** Session ends of the last minute, for joins and refreshes that were being checked meanwhile. */
+  private recentEnds: { userId: string; sessionIds: string[] | 'all'; at: number }[] = [];
+
+  /** True when the claims' session ended at or after `since` (a check started then is stale). */
+  wasSessionEndedSince(claims: JwtClaims, since: number): boolean {
+    return this.recentEnds.some(
+      (e) =>
+        e.at >= since &&
+        e.userId === claims.sub &&
+        (e.sessionIds === 'all' || e.sessionIds.includes(String(claims.session_id ?? ''))),
+    );
+  }
+
   /** Closes every channel joined with a token of the ended sessions (or of the user, for 'all'). */
   endSessions(userId: string, sessionIds: string[] | 'all'): void {
+    const now = Date.now();
+    this.recentEnds = this.recentEnds.filter((e) => e.at > now - 60_000);
+    this.recentEnds.push({ userId, sessionIds, at: now });
     const touched = new Set<HubPeer>();
     for (const set of [...this.topics.values()]) {
       for (const s of [...set]) {
