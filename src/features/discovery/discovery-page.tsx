@@ -1,0 +1,413 @@
+// /find-matches: the ranked deck (kept locally), like/skip by buttons and keys, block/report, filters and the upgrade prompt.
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { useAuth } from '../../app/auth-context.tsx';
+import { useQuery, useReplica, useStatus } from '../../data/replica.tsx';
+import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
+import { toast } from '../../ui/toast-store.ts';
+import { useEntitlement } from '../layout/use-entitlement.ts';
+import { writeInteraction } from '../likes/likes-queries.ts';
+import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
+import { blockMember } from '../reports/report-api.ts';
+import { ReportDialog } from '../reports/report-dialog.tsx';
+import { getDistanceText, getWhyYouMatch, parseExplanation } from './card-text.ts';
+import {
+  FREE_DAILY_LIKES,
+  GENDERS,
+  GOALS,
+  countRecentLikes,
+  findFilterError,
+  refreshDeck,
+  type DeckFilters,
+  type DeckRow,
+} from './deck.ts';
+
+const BLOCK_REASON_DISCOVERY = 'User blocked from discovery';
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName) || el.isContentEditable);
+}
+
+function UpgradePrompt({ onClose }: { onClose: () => void }) {
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/50 p-4">
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="upgrade-title"
+        className="card max-w-md space-y-3 bg-card"
+      >
+        <h2 id="upgrade-title" className="text-xl font-semibold">
+          You've used today's likes
+        </h2>
+        <p>
+          Free members can send {FREE_DAILY_LIKES} likes a day. Upgrade to Premium for unlimited likes and
+          matches.
+        </p>
+        <div className="flex justify-end gap-2">
+          <button type="button" className="btn-secondary" onClick={onClose} autoFocus>
+            Maybe later
+          </button>
+          <Link to="/pricing" className="btn-primary">
+            Upgrade Now
+          </Link>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Filters({ initial, onApply }: { initial: DeckFilters; onApply: (f: DeckFilters) => void }) {
+  const [minAge, setMinAge] = useState(initial.minAge?.toString() ?? '');
+  const [maxAge, setMaxAge] = useState(initial.maxAge?.toString() ?? '');
+  const [band, setBand] = useState(initial.maxDistanceBand ?? '');
+  const [genders, setGenders] = useState<string[]>(initial.genders ?? []);
+  const [goals, setGoals] = useState<string[]>(initial.goals ?? []);
+  const [error, setError] = useState<string>();
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const f: DeckFilters = {
+      ...(minAge ? { minAge: Number(minAge) } : {}),
+      ...(maxAge ? { maxAge: Number(maxAge) } : {}),
+      ...(band ? { maxDistanceBand: band } : {}),
+      genders,
+      goals,
+    };
+    const problem = findFilterError(f);
+    setError(problem);
+    if (!problem) onApply(f);
+  }
+
+  const toggle = (list: string[], set: (l: string[]) => void, v: string) =>
+    set(list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
+
+  return (
+    <details className="card">
+      <summary className="cursor-pointer font-medium">Filters</summary>
+      <form className="mt-3 grid gap-3 sm:grid-cols-2" onSubmit={submit}>
+        <label>
+          <span className="text-sm">Minimum age</span>
+          <input
+            className="input w-full"
+            type="number"
+            min={18}
+            max={120}
+            value={minAge}
+            onChange={(e) => setMinAge(e.target.value)}
+          />
+        </label>
+        <label>
+          <span className="text-sm">Maximum age</span>
+          <input
+            className="input w-full"
+            type="number"
+            min={18}
+            max={120}
+            value={maxAge}
+            onChange={(e) => setMaxAge(e.target.value)}
+          />
+        </label>
+        <label>
+          <span className="text-sm">Distance</span>
+          <select className="input w-full" value={band} onChange={(e) => setBand(e.target.value)}>
+            <option value="">My preference</option>
+            {DISTANCE_BANDS.map((b) => (
+              <option key={b} value={b}>
+                Up to {b}
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset>
+          <legend className="text-sm">Show me</legend>
+          {GENDERS.map((g) => (
+            <label key={g} className="mr-3 inline-flex items-center gap-1 text-sm">
+              <input
+                type="checkbox"
+                checked={genders.includes(g)}
+                onChange={() => toggle(genders, setGenders, g)}
+              />
+              {g}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset className="sm:col-span-2">
+          <legend className="text-sm">Looking for</legend>
+          {GOALS.map((g) => (
+            <label key={g} className="mr-3 inline-flex items-center gap-1 text-sm">
+              <input
+                type="checkbox"
+                checked={goals.includes(g)}
+                onChange={() => toggle(goals, setGoals, g)}
+              />
+              {g}
+            </label>
+          ))}
+        </fieldset>
+        {error && (
+          <p role="alert" className="text-sm text-red-700 sm:col-span-2 dark:text-red-400">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="btn-primary sm:col-span-2">
+          Apply filters
+        </button>
+      </form>
+    </details>
+  );
+}
+
+function Card({ row }: { row: DeckRow }) {
+  const photos = parseList(row.photos);
+  const [shown, setShown] = useState(0);
+  const reasons = getWhyYouMatch(parseExplanation(row.explanation));
+  const distance = getDistanceText(row.distance_band);
+  const interests = parseList(row.interests);
+  const name = row.name ?? 'Member';
+  return (
+    <article
+      className="card overflow-hidden p-0"
+      aria-label={`${name}${row.age ? `, ${row.age}` : ''}`}
+      data-testid="discovery-card"
+    >
+      <div className="relative">
+        <MemberPhoto
+          path={photos[shown]}
+          alt={`Photo of ${name}`}
+          className="aspect-square w-full object-cover"
+        />
+        {photos.length > 1 && (
+          <div className="absolute inset-x-0 bottom-2 flex justify-center gap-1">
+            {photos.map((p, i) => (
+              <button
+                key={p}
+                type="button"
+                aria-label={`Show photo ${i + 1}`}
+                aria-pressed={i === shown}
+                className={`h-2 w-6 rounded ${i === shown ? 'bg-white' : 'bg-white/50'}`}
+                onClick={() => setShown(i)}
+              />
+            ))}
+          </div>
+        )}
+      </div>
+      <div className="space-y-2 p-4">
+        <h2 className="text-2xl font-bold">
+          {name}
+          {row.age ? `, ${row.age}` : ''}
+        </h2>
+        <p className="text-sm text-muted">
+          {[row.city, distance].filter(Boolean).join(' · ')}
+          {row.career ? ` · ${row.career}` : ''}
+        </p>
+        {row.compatibility_score !== null && (
+          <p className="font-semibold text-primary">{row.compatibility_score}% compatible</p>
+        )}
+        {reasons.length > 0 && (
+          <ul className="list-disc pl-5 text-sm" aria-label="Why you match">
+            {reasons.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+          </ul>
+        )}
+        {row.bio && <p className="text-sm">{row.bio}</p>}
+        {interests.length > 0 && (
+          <ul className="flex flex-wrap gap-1" aria-label="Interests">
+            {interests.map((i) => (
+              <li key={i} className="rounded-full border border-border px-2 py-0.5 text-xs">
+                {i}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </article>
+  );
+}
+
+export default function DiscoveryPage() {
+  const { user } = useAuth();
+  const me = user?.id ?? '';
+  const db = useReplica();
+  const status = useStatus();
+  const { entitlement } = useEntitlement();
+  const [filters, setFilters] = useState<DeckFilters>({});
+  const [loading, setLoading] = useState(false);
+  const [loadError, setLoadError] = useState<string>();
+  const [upgrade, setUpgrade] = useState(false);
+  const [reporting, setReporting] = useState<DeckRow>();
+  const { data: deck, isLoading } = useQuery<DeckRow>(
+    `select * from discovery_deck
+     where id not in (select target_id from user_interactions where user_id = ?)
+       and id not in (select blocked_id from blocked_users where blocker_id = ?)
+     order by position`,
+    [me, me],
+  );
+  const current = deck[0];
+
+  const load = useCallback(
+    async (f: DeckFilters) => {
+      setLoading(true);
+      setLoadError(undefined);
+      try {
+        await refreshDeck(db, f);
+      } catch (e) {
+        setLoadError(
+          navigator.onLine
+            ? e instanceof Error && e.message.endsWith('.')
+              ? e.message
+              : 'Could not load new people. Please try again.'
+            : 'You are offline: new people load when you are back online.',
+        );
+      } finally {
+        setLoading(false);
+      }
+    },
+    [db],
+  );
+
+  // A fresh deck on opening when online; offline, the last deck is swiped on.
+  useEffect(() => {
+    if (navigator.onLine) void load({});
+  }, [load]);
+
+  const act = useCallback(
+    async (type: 'like' | 'skip') => {
+      if (!current || reporting || upgrade) return;
+      try {
+        if (
+          type === 'like' &&
+          !entitlement?.isPremium &&
+          (await countRecentLikes(db, me)) >= FREE_DAILY_LIKES
+        ) {
+          setUpgrade(true);
+          return;
+        }
+        await writeInteraction(db, me, current.id, type);
+        if (type === 'like')
+          toast({ title: 'Like sent!', description: 'Your like has been sent successfully.' });
+      } catch {
+        toast({
+          title: 'Error',
+          description:
+            type === 'like'
+              ? 'Failed to send like. Please try again.'
+              : 'Failed to skip user. Please try again.',
+          variant: 'destructive',
+        });
+      }
+    },
+    [current, reporting, upgrade, entitlement, db, me],
+  );
+
+  useEffect(() => {
+    function onKey(e: KeyboardEvent) {
+      if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+      const k = e.key.toLowerCase();
+      if (e.key === 'ArrowRight' || k === 'l') {
+        e.preventDefault();
+        void act('like');
+      } else if (e.key === 'ArrowLeft' || k === 's') {
+        e.preventDefault();
+        void act('skip');
+      }
+    }
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [act]);
+
+  async function block(row: DeckRow) {
+    try {
+      await blockMember(me, row.id, BLOCK_REASON_DISCOVERY);
+      await db.execute('delete from discovery_deck where id = ?', [row.id]);
+      toast({ title: 'User blocked', description: 'User has been blocked successfully.' });
+    } catch {
+      toast({
+        title: 'Error',
+        description: 'Failed to block user. Please try again.',
+        variant: 'destructive',
+      });
+    }
+  }
+
+  return (
+    <main id="main" className="mx-auto max-w-xl space-y-4 p-4 md:p-8">
+      <h1 className="text-3xl font-bold">Find Matches</h1>
+      {!status.connected && (
+        <p className="rounded-lg border border-border p-2 text-sm" role="status">
+          Offline: you can keep swiping; your likes are sent when you reconnect.
+        </p>
+      )}
+      <Filters
+        initial={filters}
+        onApply={(f) => {
+          setFilters(f);
+          void load(f);
+        }}
+      />
+      {loadError && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {loadError}
+        </p>
+      )}
+      {(isLoading || (loading && !current)) && <p>Loading...</p>}
+      {current ? (
+        <>
+          <Card key={current.id} row={current} />
+          <div className="flex justify-center gap-3">
+            <button
+              type="button"
+              className="btn-secondary"
+              onClick={() => void act('skip')}
+              aria-keyshortcuts="ArrowLeft S"
+            >
+              ✕ Skip
+            </button>
+            <button
+              type="button"
+              className="btn-primary"
+              onClick={() => void act('like')}
+              aria-keyshortcuts="ArrowRight L"
+            >
+              ♥ Like
+            </button>
+          </div>
+          <div className="flex justify-center gap-3 text-sm">
+            <button type="button" className="btn-ghost" onClick={() => void block(current)}>
+              Block
+            </button>
+            <button type="button" className="btn-ghost" onClick={() => setReporting(current)}>
+              Report
+            </button>
+          </div>
+          <p className="text-center text-xs text-muted">Keys: → or L to like, ← or S to skip.</p>
+        </>
+      ) : (
+        !isLoading &&
+        !loading && (
+          <div className="card space-y-3 text-center">
+            <h2 className="text-xl font-semibold">No more people for now</h2>
+            <p>Try relaxing your filters: widen the age range, the distance or who you want to see.</p>
+            <button type="button" className="btn-primary" onClick={() => void load(filters)}>
+              Look again
+            </button>
+          </div>
+        )
+      )}
+      {upgrade && <UpgradePrompt onClose={() => setUpgrade(false)} />}
+      {reporting && (
+        <ReportDialog
+          reporterId={me}
+          reported={{ id: reporting.id, name: reporting.name ?? 'this member' }}
+          onClose={() => setReporting(undefined)}
+          onReported={() => {
+            void db.execute('delete from discovery_deck where id = ?', [reporting.id]);
+            setReporting(undefined);
+          }}
+        />
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,126 @@
+// /match-list: matches with online state and last message; unmatch (confirmed, deletes the match) and report.
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useAuth } from '../../app/auth-context.tsx';
+import { useReplica } from '../../data/replica.tsx';
+import { OnlineIndicator } from '../../ui/online-indicator.tsx';
+import { toast } from '../../ui/toast-store.ts';
+import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
+import { ReportDialog } from '../reports/report-dialog.tsx';
+import { useMatches, type MatchRow } from './match-queries.ts';
+
+function ConfirmUnmatch({
+  match,
+  onCancel,
+  onConfirm,
+}: {
+  match: MatchRow;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/50 p-4">
+      <div
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="unmatch-title"
+        aria-describedby="unmatch-text"
+        className="card max-w-md space-y-3 bg-card"
+      >
+        <h2 id="unmatch-title" className="text-xl font-semibold">
+          Unmatch {match.name ?? 'this member'}?
+        </h2>
+        <p id="unmatch-text">You will no longer be able to message each other. This cannot be undone.</p>
+        <div className="flex justify-end gap-2">
+          <button type="button" className="btn-secondary" onClick={onCancel} autoFocus>
+            Cancel
+          </button>
+          <button type="button" className="btn-primary" onClick={onConfirm}>
+            Unmatch
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export default function MatchListPage() {
+  const { user } = useAuth();
+  const me = user?.id ?? '';
+  const db = useReplica();
+  const { data: matches, isLoading } = useMatches(me);
+  const [confirming, setConfirming] = useState<MatchRow>();
+  const [reporting, setReporting] = useState<MatchRow>();
+
+  async function unmatch(m: MatchRow) {
+    setConfirming(undefined);
+    try {
+      // Queued like every replica write; the server's policy lets either member delete the match.
+      await db.execute('delete from matches where id = ?', [m.id]);
+      toast({ title: 'Unmatched', description: `You and ${m.name ?? 'this member'} are no longer matched.` });
+    } catch {
+      toast({ title: 'Error', description: 'Failed to unmatch. Please try again.', variant: 'destructive' });
+    }
+  }
+
+  return (
+    <main id="main" className="mx-auto max-w-3xl p-4 md:p-8">
+      <h1 className="text-3xl font-bold">My Matches</h1>
+      {isLoading && <p className="mt-6">Loading...</p>}
+      {!isLoading && matches.length === 0 && (
+        <p className="card mt-6">
+          No matches yet.{' '}
+          <Link to="/find-matches" className="link">
+            Find Matches
+          </Link>{' '}
+          and like people you are interested in: when they like you back, you match.
+        </p>
+      )}
+      <ul className="mt-6 space-y-3">
+        {matches.map((m) => (
+          <li key={m.id} className="card flex items-center gap-4" data-testid="match-row">
+            <MemberPhoto
+              path={parseList(m.photos)[0]}
+              alt={`Photo of ${m.name ?? 'your match'}`}
+              className="size-16 rounded-full object-cover"
+            />
+            <div className="min-w-0 flex-1">
+              <h2 className="font-semibold">
+                {m.name ?? 'Member'}
+                {m.age ? `, ${m.age}` : ''}
+              </h2>
+              <OnlineIndicator userId={m.other_id} />
+              <p className="truncate text-sm text-muted">{m.last_message ?? 'Say hello!'}</p>
+            </div>
+            <div className="flex flex-col gap-1 sm:flex-row">
+              <Link to="/messages" className="btn-primary">
+                Message
+              </Link>
+              <button type="button" className="btn-secondary" onClick={() => setConfirming(m)}>
+                Unmatch
+              </button>
+              <button type="button" className="btn-ghost" onClick={() => setReporting(m)}>
+                Report
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {confirming && (
+        <ConfirmUnmatch
+          match={confirming}
+          onCancel={() => setConfirming(undefined)}
+          onConfirm={() => void unmatch(confirming)}
+        />
+      )}
+      {reporting && (
+        <ReportDialog
+          reporterId={me}
+          reported={{ id: reporting.other_id, name: reporting.name ?? 'this member' }}
+          onClose={() => setReporting(undefined)}
+          onReported={() => setReporting(undefined)}
+        />
+      )}
+    </main>
+  );
+}

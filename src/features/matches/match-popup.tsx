@@ -1,0 +1,64 @@
+// The match popup (spec §2): shown when a new match row involving the member appears in the replica.
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useAuth } from '../../app/auth-context.tsx';
+import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
+import { useMatches, type MatchRow } from './match-queries.ts';
+
+/** Mount once inside the replica provider; matches already known when it mounts never pop up. */
+export function MatchPopup() {
+  const { user } = useAuth();
+  const { data: matches, isLoading } = useMatches(user?.id ?? '');
+  const known = useRef<Set<string> | null>(null);
+  const [shown, setShown] = useState<MatchRow>();
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    if (isLoading) return;
+    if (!known.current) {
+      known.current = new Set(matches.map((m) => m.id));
+      return;
+    }
+    const fresh = matches.find((m) => !known.current!.has(m.id));
+    for (const m of matches) known.current.add(m.id);
+    if (fresh) setShown(fresh);
+  }, [matches, isLoading]);
+
+  if (!shown) return null;
+  const name = shown.name ?? 'your match';
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/60 p-4">
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="match-title"
+        className="card max-w-sm space-y-4 bg-card text-center"
+      >
+        <h2 id="match-title" className="text-3xl font-bold text-primary">
+          It's a Match!
+        </h2>
+        <MemberPhoto
+          path={parseList(shown.photos)[0]}
+          alt={`Photo of ${name}`}
+          className="mx-auto size-40 rounded-full object-cover"
+        />
+        <p>You and {name} liked each other!</p>
+        <div className="flex justify-center gap-2">
+          <button type="button" className="btn-secondary" autoFocus onClick={() => setShown(undefined)}>
+            Keep Swiping
+          </button>
+          <button
+            type="button"
+            className="btn-primary"
+            onClick={() => {
+              setShown(undefined);
+              void navigate('/messages');
+            }}
+          >
+            Send Message
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
