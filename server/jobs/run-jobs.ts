@@ -1,5 +1,5 @@
 // One pass of the scheduled jobs, run as service_role like pg_cron would run them when hosted:
-// pause expiry, then due account deletions (stored files first, then the auth user and its rows).
+// pause expiry, calls left ringing, then due account deletions (stored files first, then the auth user and its rows).
 import type { AppContext } from '../context.ts';
 import { deleteUserStoredFiles } from '../storage/delete-user-files.ts';
 
@@ -8,6 +8,7 @@ export const MAX_DELETIONS_PER_RUN = 50;
 
 export interface JobsResult {
   pausesExpired: number;
+  callsMissed: number;
   deletedUserIds: string[];
   errors: string[];
 }
@@ -24,7 +25,7 @@ async function queryAsServiceRole<T>(ctx: AppContext, sql: string, params: unkno
 
 /** Runs every job once; errors are collected and logged, never thrown. */
 export async function runJobsOnce(ctx: AppContext): Promise<JobsResult> {
-  const result: JobsResult = { pausesExpired: 0, deletedUserIds: [], errors: [] };
+  const result: JobsResult = { pausesExpired: 0, callsMissed: 0, deletedUserIds: [], errors: [] };
   const fail = (job: string, e: unknown) => {
     const message = `${job}: ${(e as Error).message}`;
     result.errors.push(message);
@@ -36,6 +37,13 @@ export async function runJobsOnce(ctx: AppContext): Promise<JobsResult> {
     result.pausesExpired = Number(rows[0]?.n ?? 0);
   } catch (e) {
     fail('expire_account_pauses', e);
+  }
+
+  try {
+    const rows = await queryAsServiceRole<{ n: number }>(ctx, 'select public.expire_ringing_calls() as n');
+    result.callsMissed = Number(rows[0]?.n ?? 0);
+  } catch (e) {
+    fail('expire_ringing_calls', e);
   }
 
   let due: string[] = [];

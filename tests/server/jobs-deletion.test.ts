@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 // The scheduled jobs: a due account deletion removes the member, their rows, stored files and sessions;
 // cancelled or future deletions and other members are left alone; expired pauses end.
 import fs from 'node:fs';
@@ -158,5 +159,32 @@ describe.each(getDatabaseKinds())('scheduler on %s', (kind) => {
       left = await countOf(t, 'select count(*)::int8 as n from auth.users where id = $1', m.id);
     }
     expect(left).toBe(0);
+  });
+
+  it('marks a call left ringing for over a minute as missed and leaves a fresh one ringing', async () => {
+    const caller = await createMember(t, 'Cal');
+    const callee = await createMember(t, 'Rae');
+    const ids = [crypto.randomUUID(), crypto.randomUUID()];
+    await t.db.transaction(async (tx) => {
+      // The rows' own rules (premium, matched) are not what this job is about: insert them as the platform.
+      await tx.exec(`set local session_replication_role = replica`);
+      await tx.query(
+        `insert into public.video_calls (id, caller_id, recipient_id, status, call_type, created_at)
+         values ($1, $3, $4, 'ringing', 'video', now() - interval '2 minutes'),
+                ($2, $3, $4, 'ringing', 'audio', now())`,
+        [ids[0], ids[1], caller.id, callee.id],
+      );
+    });
+    const result = await runJobsOnce(t.server.ctx);
+    expect(result.errors).toEqual([]);
+    expect(result.callsMissed).toBe(1);
+    const rows = await t.db.query<{ id: string; status: string }>(
+      'select id, status from public.video_calls where id = any($1::uuid[])',
+      [ids],
+    );
+    expect(Object.fromEntries(rows.rows.map((r) => [r.id, r.status]))).toEqual({
+      [ids[0] as string]: 'missed',
+      [ids[1] as string]: 'ringing',
+    });
   });
 });
