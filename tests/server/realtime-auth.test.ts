@@ -330,4 +330,23 @@ describe.each(getDatabaseKinds())('realtime access on %s', (kind) => {
     const again = await subscribe((await client(oldToken)).channel('online-users'));
     expect(again.status).toBe('CHANNEL_ERROR');
   });
+
+  it('re-checks membership on token refresh: a call row that is gone closes its channel', async () => {
+    const tempCallId = await t.db.transaction(async (tx) => {
+      await tx.exec(`set local session_replication_role = replica`);
+      const r = await tx.query<{ id: string }>(
+        `insert into public.video_calls (caller_id, recipient_id) values ($1, $2) returning id`,
+        [alice.id, matchOfAlice.id],
+      );
+      return r.rows[0]!.id;
+    });
+    const aliceClient = await client(alice.token);
+    const a = aliceClient.channel(`call:${tempCallId}`, { config: { private: true } });
+    const statuses: string[] = [];
+    a.subscribe((status) => statuses.push(status));
+    await waitFor('subscribed', () => statuses.includes('SUBSCRIBED'));
+    await t.db.query(`delete from public.video_calls where id = $1`, [tempCallId]);
+    await aliceClient.realtime.setAuth(await signMemberToken(t, alice.id, 7200));
+    await waitFor('closed after the refresh', () => statuses.includes('CLOSED'));
+  });
 });
