@@ -1,6 +1,5 @@
 // POST /sync/stream: one member's NDJSON sync stream (checkpoint, data, checkpoint_complete, then diffs),
 // and GET /write-checkpoint2.json, as the PowerSync client expects them.
-import { once } from 'node:events';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { JwtClaims } from '../auth/keys.ts';
@@ -204,7 +203,16 @@ export function registerSyncRoutes(
     async function write(line: unknown): Promise<void> {
       if (closed) return;
       if (!raw.write(`${JSON.stringify(line)}\n`)) {
-        await Promise.race([once(raw, 'drain'), once(raw, 'close')]);
+        // Wait for the socket to drain (or close), removing both listeners whichever comes first.
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            raw.off('drain', done);
+            raw.off('close', done);
+            resolve();
+          };
+          raw.on('drain', done);
+          raw.on('close', done);
+        });
       }
     }
 

@@ -97,7 +97,8 @@ export async function startSyncServer(
 
 export interface SyncClient {
   db: AbstractPowerSyncDatabase;
-  /** Every request body the client sent to /sync/stream, newest last. */
+  /** Connects again (after db.disconnect(), e.g. to simulate going offline) with the same connector. */
+  reconnect(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -116,15 +117,18 @@ export async function openSyncClient(
     logger: silentLogger as never,
   });
   await db.init();
-  await db.connect(
-    {
-      fetchCredentials: async () => ({ endpoint: server.url, token: await getToken() }),
-      uploadData,
-    },
-    { connectionMethod: SyncStreamConnectionMethod.HTTP, retryDelayMs: 200, crudUploadThrottleMs: 10 },
-  );
+  const connect = () =>
+    db.connect(
+      {
+        fetchCredentials: async () => ({ endpoint: server.url, token: await getToken() }),
+        uploadData,
+      },
+      { connectionMethod: SyncStreamConnectionMethod.HTTP, retryDelayMs: 200, crudUploadThrottleMs: 10 },
+    );
+  await connect();
   return {
     db,
+    reconnect: connect,
     async close() {
       await db.disconnect().catch(() => {});
       await db.close().catch(() => {});
