@@ -1,0 +1,170 @@
+// Profile and match-preference checks mirrored from supabase/migrations/0001 and 0005 (SQL stays the authority),
+// and the completeness meter. Pure: unit-tested.
+import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
+
+export const GENDER_OPTIONS = ['woman', 'man', 'non-binary', 'other'] as const;
+export const GOAL_OPTIONS = [
+  'long-term',
+  'short-term',
+  'marriage',
+  'friendship',
+  'casual',
+  'not-sure',
+] as const;
+export const STATUS_OPTIONS = ['single', 'divorced', 'separated', 'widowed', 'its-complicated'] as const;
+export const EDUCATION_OPTIONS = [
+  'high-school',
+  'trade-school',
+  'some-college',
+  'associate',
+  'bachelor',
+  'master',
+  'doctorate',
+  'other',
+] as const;
+export const MAX_PHOTOS = 6;
+export const MIN_ANSWERS = 10;
+
+export interface ProfileDraft {
+  name: string;
+  birthday: string;
+  gender: string;
+  looking_for: string[];
+  relationship_goals: string;
+  relationship_status: string;
+  bio: string;
+  interests: string[];
+  career: string;
+  industry: string;
+  education_level: string;
+  languages: string[];
+  height: string;
+  height_unit: 'cm' | 'ft';
+  city: string;
+  country: string;
+  location_lat: number | null;
+  location_lng: number | null;
+  photos: string[];
+}
+
+export interface PreferencesDraft {
+  min_age: number;
+  max_age: number;
+  genders: string[];
+  max_distance_band: string;
+  relationship_goals: string[];
+}
+
+export type Errors = Partial<Record<string, string>>;
+
+function getAge(birthday: string, today: Date): number {
+  const [y, m, d] = birthday.split('-').map(Number) as [number, number, number];
+  let age = today.getUTCFullYear() - y;
+  if (today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d)) age--;
+  return age;
+}
+
+function checkList(items: string[], max: number, maxLen: number, label: string): string | undefined {
+  if (items.length > max) return `At most ${max} ${label}.`;
+  if (items.some((i) => i.trim() === '' || i.length > maxLen))
+    return `Each of your ${label} must be 1 to ${maxLen} characters.`;
+  return undefined;
+}
+
+/** Field → message for everything the database would refuse; an empty object when the draft is valid. */
+export function validateProfile(p: ProfileDraft, today = new Date()): Errors {
+  const e: Errors = {};
+  if (p.name.trim() === '') e['name'] = 'Enter your name.';
+  else if (p.name.length > 100) e['name'] = 'Your name can be at most 100 characters.';
+  if (p.birthday) {
+    if (
+      !/^\d{4}-\d{2}-\d{2}$/.test(p.birthday) ||
+      Number.isNaN(Date.parse(p.birthday)) ||
+      p.birthday < '1900-01-01'
+    )
+      e['birthday'] = 'Enter a valid date of birth.';
+    else if (getAge(p.birthday, today) < 18) e['birthday'] = 'Members must be at least 18 years old';
+  }
+  if (p.gender && !(GENDER_OPTIONS as readonly string[]).includes(p.gender))
+    e['gender'] = 'Choose a gender from the list.';
+  if (p.looking_for.some((g) => !(GENDER_OPTIONS as readonly string[]).includes(g)))
+    e['looking_for'] = 'Choose from the list.';
+  if (p.relationship_goals && !(GOAL_OPTIONS as readonly string[]).includes(p.relationship_goals))
+    e['relationship_goals'] = 'Choose a goal from the list.';
+  if (p.relationship_status && !(STATUS_OPTIONS as readonly string[]).includes(p.relationship_status))
+    e['relationship_status'] = 'Choose a status from the list.';
+  if (p.education_level && !(EDUCATION_OPTIONS as readonly string[]).includes(p.education_level))
+    e['education_level'] = 'Choose an education level from the list.';
+  if (p.bio.length > 2000) e['bio'] = 'Your bio can be at most 2000 characters.';
+  const interests = checkList(p.interests, 30, 40, 'interests');
+  if (interests) e['interests'] = interests;
+  const languages = checkList(p.languages, 10, 40, 'languages');
+  if (languages) e['languages'] = languages;
+  if (p.career.length > 100) e['career'] = 'At most 100 characters.';
+  if (p.industry.length > 100) e['industry'] = 'At most 100 characters.';
+  if (p.height.trim() !== '') {
+    const h = Number(p.height);
+    const [lo, hi] = p.height_unit === 'cm' ? [100, 250] : [3, 8.5];
+    if (!Number.isFinite(h) || h < lo || h > hi)
+      e['height'] = `Height must be between ${lo} and ${hi} ${p.height_unit}.`;
+  }
+  if (p.photos.length > MAX_PHOTOS) e['photos'] = `At most ${MAX_PHOTOS} photos.`;
+  if ((p.location_lat === null) !== (p.location_lng === null)) e['city'] = 'Choose your city from the list.';
+  return e;
+}
+
+export function validatePreferences(p: PreferencesDraft): Errors {
+  const e: Errors = {};
+  for (const k of ['min_age', 'max_age'] as const)
+    if (!Number.isInteger(p[k]) || p[k] < 18 || p[k] > 120)
+      e[k] = 'Ages must be whole numbers from 18 to 120.';
+  if (!e['min_age'] && !e['max_age'] && p.min_age > p.max_age)
+    e['max_age'] = 'The maximum age must not be below the minimum.';
+  if (p.genders.some((g) => !(GENDER_OPTIONS as readonly string[]).includes(g)))
+    e['genders'] = 'Choose from the list.';
+  if (p.max_distance_band && !(DISTANCE_BANDS as readonly string[]).includes(p.max_distance_band))
+    e['max_distance_band'] = 'Choose a distance from the list.';
+  if (p.relationship_goals.some((g) => !(GOAL_OPTIONS as readonly string[]).includes(g)))
+    e['relationship_goals'] = 'Choose from the list.';
+  return e;
+}
+
+/** Splits a comma-separated entry into trimmed, distinct items. */
+export function splitList(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+export interface Completeness {
+  percent: number;
+  missing: string[];
+}
+
+/** What a complete profile has; each step weighs the same. */
+export function getCompleteness(p: ProfileDraft, answers: number, hasPreferences: boolean): Completeness {
+  const steps: [boolean, string][] = [
+    [p.photos.length > 0, 'a photo'],
+    [p.name.trim() !== '', 'your name'],
+    [p.birthday !== '', 'your date of birth'],
+    [p.gender !== '', 'your gender'],
+    [p.looking_for.length > 0, 'who you are looking for'],
+    [p.relationship_goals !== '', 'your relationship goal'],
+    [p.bio.trim().length >= 20, 'a bio (20 characters or more)'],
+    [p.interests.length >= 3, 'at least 3 interests'],
+    [p.city !== '', 'your city'],
+    [p.career.trim() !== '' || p.education_level !== '', 'your career or education'],
+    [answers >= MIN_ANSWERS, `at least ${MIN_ANSWERS} questionnaire answers`],
+    [hasPreferences, 'your match preferences'],
+  ];
+  const done = steps.filter(([ok]) => ok).length;
+  return {
+    percent: Math.round((100 * done) / steps.length),
+    missing: steps.filter(([ok]) => !ok).map(([, m]) => m),
+  };
+}
