@@ -30,6 +30,10 @@ const EmailConfirmationPendingPage = lazy(
   () => import('../features/accounts/email-confirmation-pending-page.tsx'),
 );
 const AccountPage = lazy(() => import('../features/settings/account-page.tsx'));
+const DiscoveryPage = lazy(() => import('../features/discovery/discovery-page.tsx'));
+const MatchListPage = lazy(() => import('../features/matches/match-list-page.tsx'));
+const LikesPage = lazy(() => import('../features/likes/likes-page.tsx'));
+const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'));
 
 const product = () => import('../features/public-pages/product-pages.tsx');
 const help = () => import('../features/public-pages/help-pages.tsx');
@@ -50,11 +54,7 @@ const NotFoundPage = lazy(() => legal().then((m) => ({ default: m.NotFoundPage }
 
 /** Routes signed-in members reach through the guard wrapping the page (spec §2). */
 const GUARDED_PLACEHOLDERS = [
-  '/find-matches',
-  '/match-list',
-  '/likes',
   '/messages',
-  '/profile',
   '/agent-settings',
   '/pricing',
   '/dating-resources',
@@ -62,7 +62,7 @@ const GUARDED_PLACEHOLDERS = [
   '/notifications',
 ];
 /** Routes that redirect to /login when signed out. */
-const SIGNED_IN_ONLY = ['/profile-builder', '/checkout', '/payment-success'];
+const SIGNED_IN_ONLY = ['/checkout', '/payment-success'];
 
 /** The full-screen 'Loading...' while auth loads, unless an e-mail confirmation is pending. */
 function AuthGate({ children }: { children: ReactNode }) {
@@ -119,6 +119,11 @@ export function AppRoutes() {
         <Route element={<Guarded />}>
           <Route path="account" element={<AccountPage />} />
           <Route path="articles/:slug" element={<ArticleRoute />} />
+          <Route path="find-matches" element={<DiscoveryPage />} />
+          <Route path="match-list" element={<MatchListPage />} />
+          <Route path="likes" element={<LikesPage />} />
+          <Route path="profile" element={<ProfilePage />} />
+          <Route path="profile-builder" element={<ProfilePage builder />} />
           {[...GUARDED_PLACEHOLDERS, ...SIGNED_IN_ONLY].map((p) => (
             <Route key={p} path={p.slice(1)} element={placeholder(p)} />
           ))}
