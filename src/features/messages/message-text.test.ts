@@ -1,0 +1,48 @@
+// Chat rules: sendable text, notification preview, the send key and why a conversation is closed.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  findClosedReason,
+  findSendableText,
+  getClosedText,
+  getNotificationBody,
+  isSendKey,
+} from './message-text.ts';
+
+describe('message text rules', () => {
+  it('never sends empty or whitespace-only text, and trims what it sends', () => {
+    for (const s of ['', ' ', '\n\n', '\t \n ']) expect(findSendableText(s)).toBeUndefined();
+    expect(findSendableText('  hi there \n')).toBe('hi there');
+    expect(findSendableText('line 1\nline 2')).toBe('line 1\nline 2');
+  });
+
+  it('cuts notification bodies to 50 characters plus "..."', () => {
+    expect(getNotificationBody('short')).toBe('short');
+    expect(getNotificationBody('x'.repeat(50))).toBe('x'.repeat(50));
+    expect(getNotificationBody('y'.repeat(51))).toBe(`${'y'.repeat(50)}...`);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (s) => {
+        const body = getNotificationBody(s);
+        expect(body.length).toBeLessThanOrEqual(53);
+        expect(s.startsWith(body.replace(/\.\.\.$/, ''))).toBe(true);
+      }),
+    );
+  });
+
+  it('Enter sends, Shift+Enter and composition do not', () => {
+    expect(isSendKey({ key: 'Enter', shiftKey: false })).toBe(true);
+    expect(isSendKey({ key: 'Enter', shiftKey: true })).toBe(false);
+    expect(isSendKey({ key: 'Enter', shiftKey: false, isComposing: true })).toBe(false);
+    expect(isSendKey({ key: 'a', shiftKey: false })).toBe(false);
+  });
+
+  it('says why messaging is closed', () => {
+    const open = { matchId: 'm', matchExists: true, blockedByMe: false, otherVisible: true };
+    expect(findClosedReason(open)).toBeUndefined();
+    expect(findClosedReason({ ...open, blockedByMe: true })).toBe('you-blocked');
+    expect(findClosedReason({ ...open, matchId: null })).toBe('unmatched');
+    expect(findClosedReason({ ...open, matchExists: false })).toBe('unmatched');
+    expect(findClosedReason({ ...open, otherVisible: false })).toBe('unavailable');
+    expect(getClosedText('you-blocked', 'Bob')).toBe('You blocked Bob. Messaging is closed.');
+  });
+});
