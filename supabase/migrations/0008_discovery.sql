@@ -221,6 +221,7 @@ declare
   want_genders text[];
   want_goals text[];
   my_age int;
+  my_interests text[];
 begin
   if limit_count is null or limit_count < 1 or limit_count > 100 then
     raise exception 'limit_count must be between 1 and 100' using errcode = '22023';
@@ -240,12 +241,17 @@ begin
   want_goals := coalesce(filter_relationship_goals, prefs.relationship_goals, '{}');
   my_age := public.get_age(me.birthday);
 
+  my_interests := public.normalize_interests(me.interests);
+
+  -- Set-based: filters first, then the same arithmetic as get_compatibility over the whole pool
+  -- in one pass (one join of answers, no per-candidate function calls), public fields last for
+  -- the page only. tests/sql/discovery.test.ts checks the scores equal get_compatibility's.
   return query
     with pool as (
-      select p.*, public.get_age(p.birthday) as cand_age,
+      select p.id, public.normalize_interests(p.interests) as norm, p.relationship_goals, p.show_distance,
+        case when p.show_online_status then p.last_seen end as seen,
         case when me.location_lat is not null and p.location_lat is not null then
-          public.get_distance_km(me.location_lat, me.location_lng, p.location_lat, p.location_lng) end as km,
-        cp.min_age as c_min, cp.max_age as c_max, coalesce(cp.genders, '{}') as c_genders
+          public.get_distance_km(me.location_lat, me.location_lng, p.location_lat, p.location_lng) end as km
       from public.profiles p
       left join public.match_preferences cp on cp.user_id = p.id
       where p.id <> uid
@@ -260,25 +266,83 @@ begin
         and (cardinality(coalesce(cp.genders, '{}')) = 0 or me.gender = any (cp.genders))
         and (cp.user_id is null or my_age between cp.min_age and cp.max_age
           or (my_age is null and cp.min_age <= 18 and cp.max_age >= 120))
+        -- never seen again once liked or skipped; never across a block or report, either way
         and not exists (select 1 from public.user_interactions ui where ui.user_id = uid and ui.target_id = p.id)
-        and not public.is_hidden_pair(uid, p.id)
+        and not exists (select 1 from public.blocked_users bu where bu.blocker_id = uid and bu.blocked_id = p.id)
+        and not exists (select 1 from public.blocked_users bu where bu.blocker_id = p.id and bu.blocked_id = uid)
+        and not exists (select 1 from public.reports r where r.reporter_id = uid and r.reported_id = p.id)
+        and not exists (select 1 from public.reports r where r.reporter_id = p.id and r.reported_id = uid)
         and not exists (select 1 from public.account_deletion_requests d where d.user_id = p.id and d.status = 'pending')
     ),
     placed as (
       select pool.*, public.get_distance_band(pool.km) as band from pool
       where want_band is null or me.location_lat is null
         or (pool.km is not null and public.get_distance_band_rank(public.get_distance_band(pool.km)) <= want_band)
+    ),
+    -- One row per (candidate, source), then one GROUP BY: no join between derived sets, so a
+    -- misestimated pool size cannot turn into a quadratic nested loop.
+    contributions as (
+      select pl.id, true as in_pool, pl.band, pl.show_distance, pl.seen, pl.norm,
+        coalesce(me.relationship_goals = pl.relationship_goals, false) as goals_match,
+        0 as common, 0 as shared_answers, 0 as earned_a, 0 as possible_a, 0 as earned_b, 0 as possible_b,
+        (select count(*)::int from unnest(pl.norm) x where x = any (my_interests)) as shared_count
+      from placed pl
+      union all
+      select xb.user_id, false, null, null, null, null, null,
+        1,
+        case when xb.answer = any (xa.acceptable_answers) and xa.answer = any (xb.acceptable_answers) then 1 else 0 end,
+        case when xb.answer = any (xa.acceptable_answers) then public.get_importance_weight(xa.importance) else 0 end,
+        public.get_importance_weight(xa.importance),
+        case when xa.answer = any (xb.acceptable_answers) then public.get_importance_weight(xb.importance) else 0 end,
+        public.get_importance_weight(xb.importance),
+        0
+      from public.profile_answers xa
+      join public.profile_answers xb on xb.question_id = xa.question_id and xb.user_id <> uid
+      where xa.user_id = uid
+    ),
+    totals as (
+      select c.id,
+        bool_or(c.in_pool) as in_pool,
+        max(c.band) as band, bool_or(c.show_distance) as show_distance, max(c.seen) as seen,
+        max(c.norm) as norm,
+        bool_or(c.goals_match) as goals_match,
+        sum(c.common)::int as common, sum(c.shared_answers)::int as shared_answers,
+        sum(c.earned_a)::int as earned_a, sum(c.possible_a)::int as possible_a,
+        sum(c.earned_b)::int as earned_b, sum(c.possible_b)::int as possible_b,
+        sum(c.shared_count)::int as shared_count
+      from contributions c
+      group by c.id
+    ),
+    ranked as (
+      select t.*,
+        -- both lists are distinct already, so the union is the sum less the overlap
+        cardinality(my_interests) + cardinality(t.norm) - t.shared_count as all_interests,
+        public.compute_compatibility_score(t.earned_a, t.possible_a, t.earned_b, t.possible_b, t.shared_count,
+          cardinality(my_interests) + cardinality(t.norm) - t.shared_count, t.goals_match) as score
+      from totals t
+      where t.in_pool
+    ),
+    page as (
+      select rk.* from ranked rk
+      order by rk.score desc, rk.seen desc nulls last, rk.id
+      limit limit_count
     )
-    select pl.id, pp.name, pp.age, pp.gender, pp.city, pp.country, pp.bio, pp.interests, pp.photos, pp.career,
+    select pg.id, pp.name, pp.age, pp.gender, pp.city, pp.country, pp.bio, pp.interests, pp.photos, pp.career,
       pp.education_level, pp.languages, pp.height, pp.height_unit, pp.relationship_goals, pp.looking_for,
       pp.is_verified, pp.last_seen,
-      case when pl.show_distance and me.show_distance then pl.band end,
-      c.score, c.explanation
-    from placed pl
-    join public.public_profiles pp on pp.id = pl.id
-    cross join lateral public.get_compatibility(uid, pl.id) c
-    order by c.score desc, pp.last_seen desc nulls last, pl.id
-    limit limit_count;
+      case when pg.show_distance and me.show_distance then pg.band end,
+      pg.score,
+      jsonb_build_object(
+        'common_questions', pg.common,
+        'shared_answers', pg.shared_answers,
+        'answers_score', case when pg.possible_a + pg.possible_b = 0 then null
+          else (100 * (pg.earned_a + pg.earned_b)) / (pg.possible_a + pg.possible_b) end,
+        'shared_interests', coalesce((select jsonb_agg(x order by x) from unnest(pg.norm) x where x = any (my_interests)), '[]'),
+        'interests_score', case when pg.all_interests = 0 then 0 else (100 * pg.shared_count) / pg.all_interests end,
+        'goals_match', pg.goals_match)
+    from page pg
+    join public.public_profiles pp on pp.id = pg.id
+    order by pg.score desc, pg.seen desc nulls last, pg.id;
 end;
 $$;
 

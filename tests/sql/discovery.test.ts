@@ -160,6 +160,53 @@ describe.each(getDatabaseKinds())('discovery on %s', (kind) => {
     });
   });
 
+  it('the deck scores and explanations equal get_compatibility for every candidate', async () => {
+    const t = ++town;
+    const me = await placeIn(t, {
+      profile: { interests: ['Art', 'chess', 'Food '], relationship_goals: 'casual' },
+    });
+    const others: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const id = await placeIn(t, {
+        profile: {
+          interests: [['art'], ['CHESS', 'food'], [], ['golf', 'Art'], ['chess'], ['food', 'art', 'chess']][
+            i
+          ],
+          relationship_goals: i % 2 === 0 ? 'casual' : 'long-term',
+        },
+      });
+      others.push(id);
+      for (let q = 1; q <= 4; q++) {
+        if ((i + q) % 3 === 0) continue;
+        await db.query(
+          `insert into public.profile_answers (user_id, question_id, answer, acceptable_answers, importance) values ($1, $2, $3, $4, $5)`,
+          [id, q, (i * q) % 3, [(i + q) % 3, 0], (i + q) % 4],
+        );
+      }
+    }
+    for (let q = 1; q <= 4; q++) {
+      await db.query(
+        `insert into public.profile_answers (user_id, question_id, answer, acceptable_answers, importance) values ($1, $2, $3, $4, $5)`,
+        [me, q, q % 3, [0, 1], q % 4],
+      );
+    }
+    const rows = await deck(me);
+    expect(rows.map((r) => r.id).sort()).toEqual([...others].sort());
+    for (const r of rows) {
+      const c = await db.query<{ score: number; explanation: Record<string, unknown> }>(
+        'select score, explanation from public.get_compatibility($1, $2)',
+        [me, r.id],
+      );
+      expect({ id: r.id, score: r.compatibility_score, explanation: r.explanation }).toEqual({
+        id: r.id,
+        score: c.rows[0]?.score,
+        explanation: c.rows[0]?.explanation,
+      });
+    }
+    const scores = rows.map((r) => r.compatibility_score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
   it('members leaving (deletion pending) are not offered', async () => {
     const t = ++town;
     const me = await placeIn(t);
