@@ -17,6 +17,12 @@ export type { PowerSyncDatabase };
 const DB_FILENAME = 'heartsync.db';
 /** Which member the local file belongs to, so a different member never sees a leftover replica. */
 const OWNER_KEY = 'heartsync.replicaOwner';
+/**
+ * Diagnostics: with this key set to "1" in local storage, the open replica is also window.heartsyncReplica,
+ * so end-to-end tests (and a developer's console) can read what the device holds. Same-origin scripts can
+ * already read this origin's storage, so this grants nothing new.
+ */
+const EXPOSE_KEY = 'heartsync.exposeReplica';
 /** The service worker's runtime cache of photos (vite.config.ts). */
 const PHOTO_CACHE = 'heartsync-photos';
 
@@ -69,6 +75,11 @@ async function createReplica(userId: string): Promise<PowerSyncDatabase> {
     // Another member's replica (a sign-out that never reached this tab): wipe it before showing anything.
     if (owner) await db.disconnectAndClear();
     writeOwner(userId);
+  }
+  try {
+    if (localStorage.getItem(EXPOSE_KEY) === '1') Object.assign(window, { heartsyncReplica: db });
+  } catch {
+    /* storage unavailable */
   }
   const connector = new SupabaseConnector({
     getSupabase,

@@ -11,6 +11,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   if (!process.env['E2E_SKIP_BUILD'])
     execSync('npx vite build --logLevel warn', { cwd: root, stdio: 'inherit' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-e2e-'));
+  // Specs that act as the service role (e.g. to insert a notification) read the server's key from here.
+  process.env['E2E_DATA_DIR'] = dataDir;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: {

@@ -1,0 +1,192 @@
+// Offline-first journeys in Chromium: the replica syncs after sign-in, the app opens offline from it, an
+// offline write waits in the queue and uploads once back online; public pages never load the sync engine.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { createKeys } from '../../server/auth/keys.ts';
+import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+
+/** What the sync engine downloads: its workers, wa-sqlite and the WASM. */
+const SYNC_ENGINE_ASSET = /wa-sqlite|\.wasm|\/worker-|powersync|\/replica-|IDBBatchAtomicVFS/i;
+
+interface ReplicaHandle {
+  getAll<T>(sql: string, params?: unknown[]): Promise<T[]>;
+  execute(sql: string, params?: unknown[]): Promise<unknown>;
+}
+
+interface ServiceAuth {
+  anonKey: string;
+  token: string;
+}
+
+/**
+ * Acts as the service role like a backend job: the anon key as apikey and a service_role JWT signed with the
+ * server's key (read from the data folder the global setup made), since the printed key is not exported.
+ */
+async function getServiceAuth(request: APIRequestContext, baseURL: string): Promise<ServiceAuth> {
+  const dataDir = process.env['E2E_DATA_DIR'];
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set by the global setup');
+  const jwk = JSON.parse(fs.readFileSync(path.join(dataDir, 'jwt-key.json'), 'utf8')) as Parameters<
+    typeof createKeys
+  >[0];
+  const keys = await createKeys(jwk, `${baseURL}/auth/v1`);
+  const { anonKey } = (await (await request.get('/app-config.json')).json()) as { anonKey: string };
+  return { anonKey, token: await keys.sign({ role: 'service_role' } as never, 600) };
+}
+
+function asService(auth: ServiceAuth) {
+  return { apikey: auth.anonKey, authorization: `Bearer ${auth.token}`, 'content-type': 'application/json' };
+}
+
+/** Runs SQL on the page's open replica (exposed through the diagnostics key set in local storage). */
+async function queryReplica<T>(page: Page, sql: string, params: unknown[] = []): Promise<T[]> {
+  return page.evaluate(
+    async ([q, p]) => {
+      const db = (window as unknown as { heartsyncReplica?: ReplicaHandle }).heartsyncReplica;
+      if (!db) return [] as T[];
+      return db.getAll<T>(q, p);
+    },
+    [sql, params] as const,
+  );
+}
+
+async function getServerRows(request: APIRequestContext, key: ServiceAuth, pathAndQuery: string) {
+  const res = await request.get(`/rest/v1/${pathAndQuery}`, { headers: asService(key) });
+  expect(res.ok()).toBe(true);
+  return (await res.json()) as Record<string, unknown>[];
+}
+
+test('the landing page loads neither the sync engine nor its WASM', async ({ page }) => {
+  const urls: string[] = [];
+  page.on('request', (r) => urls.push(r.url()));
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: /Find Your/ })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(urls.length).toBeGreaterThan(0);
+  expect(urls.filter((u) => SYNC_ENGINE_ASSET.test(u))).toEqual([]);
+});
+
+test('the manifest makes the app installable and the service worker takes control', async ({
+  page,
+  request,
+}) => {
+  await page.goto('/');
+  const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+  expect(href).toBeTruthy();
+  const res = await request.get(href!);
+  expect(res.ok()).toBe(true);
+  const manifest = (await res.json()) as {
+    name: string;
+    short_name: string;
+    start_url: string;
+    scope: string;
+    display: string;
+    theme_color: string;
+    background_color: string;
+    icons: { src: string; sizes: string; type: string; purpose?: string }[];
+  };
+  expect(manifest).toMatchObject({ name: 'HeartSync', short_name: 'HeartSync', start_url: '/', scope: '/' });
+  expect(manifest.display).toBe('standalone');
+  expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
+  expect(manifest.background_color).toMatch(/^#[0-9a-f]{6}$/i);
+  const sizes = manifest.icons.map((i) => `${i.sizes}/${i.purpose ?? 'any'}`);
+  expect(sizes).toEqual(expect.arrayContaining(['192x192/any', '512x512/any', '512x512/maskable']));
+  for (const icon of manifest.icons) {
+    const png = await request.get(icon.src);
+    expect(png.headers()['content-type']).toBe('image/png');
+    const body = await png.body();
+    // PNG header: width and height as big-endian integers at bytes 16 and 20.
+    const [w, h] = icon.sizes.split('x').map(Number);
+    expect([body.readUInt32BE(16), body.readUInt32BE(20)]).toEqual([w, h]);
+  }
+  const sw = await request.get('/sw.js');
+  expect(sw.ok()).toBe(true);
+  expect(sw.headers()['cache-control']).toBe('no-cache');
+  const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+  expect(scope).toMatch(/\/$/);
+  await page.reload();
+  expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+});
+
+test('synced data shows without reload, opens offline, and an offline write uploads once back online', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const serviceKey = await getServiceAuth(request, baseURL!);
+  await acceptNecessaryCookies(page);
+  await page.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
+  const email = makeEmail('offline');
+  await signUpAndConfirm(page, request, email);
+
+  // The member's own profile arrives through the sync stream.
+  await expect
+    .poll(async () => (await queryReplica<{ name: string }>(page, 'select name from profiles'))[0]?.name, {
+      timeout: 30_000,
+    })
+    .toBe('Test Member');
+  const [{ id: memberId } = { id: '' }] = await queryReplica<{ id: string }>(page, 'select id from profiles');
+  expect(memberId).toMatch(/^[0-9a-f-]{36}$/);
+
+  // A row written on the server appears in the open page's replica, without a reload.
+  const inserted = await request.post('/rest/v1/notifications', {
+    headers: { ...asService(serviceKey), prefer: 'return=representation' },
+    data: { user_id: memberId, type: 'system', title: 'Welcome to HeartSync', body: 'Synced to your device' },
+  });
+  expect(inserted.status()).toBe(201);
+  const [notification] = (await inserted.json()) as { id: string }[];
+  await expect
+    .poll(async () => (await queryReplica<{ title: string }>(page, 'select title from notifications')).length)
+    .toBe(1);
+
+  // Let the service worker control the page, then go offline and reload: shell and data come from the device.
+  await page.evaluate(async () => navigator.serviceWorker.ready);
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole('link', { name: /Messages/ }).first()).toBeVisible({ timeout: 20_000 });
+  await expect
+    .poll(
+      async () => (await queryReplica<{ title: string }>(page, 'select title from notifications'))[0]?.title,
+    )
+    .toBe('Welcome to HeartSync');
+  expect((await queryReplica<{ name: string }>(page, 'select name from profiles'))[0]?.name).toBe(
+    'Test Member',
+  );
+
+  // A write made offline is visible at once and waits in the upload queue.
+  const readAt = new Date().toISOString();
+  await page.evaluate(
+    async ([id, at]) => {
+      const db = (window as unknown as { heartsyncReplica: ReplicaHandle }).heartsyncReplica;
+      await db.execute('update notifications set read_at = ? where id = ?', [at, id]);
+    },
+    [notification!.id, readAt] as const,
+  );
+  expect(await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud')).toEqual([{ n: 1 }]);
+  await page.waitForTimeout(1500);
+  expect(await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud')).toEqual([{ n: 1 }]);
+  const before = await getServerRows(
+    request,
+    serviceKey,
+    `notifications?id=eq.${notification!.id}&select=read_at`,
+  );
+  expect(before[0]?.['read_at']).toBeNull();
+
+  // Back online: the queue drains and the server holds the change.
+  await context.setOffline(false);
+  await expect
+    .poll(async () => (await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud'))[0]?.n, {
+      timeout: 45_000,
+    })
+    .toBe(0);
+  const after = await getServerRows(
+    request,
+    serviceKey,
+    `notifications?id=eq.${notification!.id}&select=read_at`,
+  );
+  expect(Date.parse(String(after[0]?.['read_at']))).toBe(Date.parse(readAt));
+});
