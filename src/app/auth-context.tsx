@@ -73,6 +73,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
                 /* storage unavailable */
               }
               setPending(false);
+              // The next person on this device must see nothing of this member's data.
+              void import('../data/replica.tsx')
+                .then((m) => m.clearReplica())
+                .catch((e: unknown) => console.warn('[auth] local data not cleared', e));
               navigate('/');
               break;
             case 'USER_UPDATED':

@@ -1,13 +1,19 @@
 // Layout of the signed-in area: sidebar (Ctrl/Cmd+B), account banners, presence, session rules, theme menu and sign-out.
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router-dom';
 import { DeletionBanner, PauseBanner } from '../features/accounts/account-banners.tsx';
 import { signOut } from '../features/accounts/auth-actions.ts';
 import { OnlineIndicator } from '../ui/online-indicator.tsx';
 import { ThemeMenu } from '../ui/theme-menu.tsx';
 import { useAuth } from './auth-context.tsx';
+import { PageLoading } from './loading-screen.tsx';
 import { usePresence } from './use-presence.ts';
 import { useSessionRules } from './use-session-rules.ts';
+
+// The local replica (PowerSync, wa-sqlite) is heavy: loaded only once a member is inside.
+const ReplicaProvider = lazy(() =>
+  import('../data/replica.tsx').then((m) => ({ default: m.ReplicaProvider })),
+);
 
 const SIDEBAR_COOKIE = 'sidebar_state';
 const SIDEBAR_COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60;
@@ -133,7 +139,11 @@ export function MemberLayout() {
         <DeletionBanner />
         <PauseBanner />
         <div className="flex-1">
-          <Outlet />
+          <Suspense fallback={<PageLoading />}>
+            <ReplicaProvider>
+              <Outlet />
+            </ReplicaProvider>
+          </Suspense>
         </div>
       </div>
     </div>

@@ -35,6 +35,12 @@ export function useSessionRules(active: boolean): void {
 
     let busy = false;
     let ended = false;
+    // A check still in flight when the session ended another way (timeout, sign-out) must not add a second toast.
+    async function expire() {
+      if (ended) return;
+      ended = true;
+      await endSession('Session Expired', 'Your session has expired. Please log in again.');
+    }
     async function check() {
       // The idle rule goes first and never waits for a validity check still in flight.
       const now = Date.now();
@@ -59,8 +65,7 @@ export function useSessionRules(active: boolean): void {
         if (decision === 'skip-offline') return;
         if (decision === 'expired') {
           logSecurityEvent('session_validation_failed', { reason: 'no session' });
-          ended = true;
-          await endSession('Session Expired', 'Your session has expired. Please log in again.');
+          await expire();
           return;
         }
         if (decision === 'refresh') {
@@ -68,8 +73,7 @@ export function useSessionRules(active: boolean): void {
           const { error } = await sb.auth.refreshSession();
           if (error && isSessionRefusal(error)) {
             logSecurityEvent('session_refresh_failed', { message: error.message });
-            ended = true;
-            await endSession('Session Expired', 'Your session has expired. Please log in again.');
+            await expire();
           } else if (!error)
             logSecurityEvent('session_refreshed', { timeUntilExpiry: Math.round(timeUntilExpiry) });
           return;
@@ -78,8 +82,7 @@ export function useSessionRules(active: boolean): void {
         const { error } = await sb.auth.getUser();
         if (error && isSessionRefusal(error)) {
           logSecurityEvent('session_validation_failed', { message: error.message });
-          ended = true;
-          await endSession('Session Expired', 'Your session has expired. Please log in again.');
+          await expire();
         }
       } catch (e) {
         logSecurityEvent('session_validation_error', { message: e instanceof Error ? e.message : String(e) });
