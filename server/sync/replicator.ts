@@ -227,7 +227,7 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
     if (batch.buckets.size > 0 || batch.parametersChanged) this.emit('committed', batch);
   }
 
-  /** One transaction: read up to BATCH_SIZE captured changes, store their ops, delete them. */
+  /** One transaction: read up to BATCH_SIZE captured changes, store their ops, delete them; true if more may wait. */
   private async replicateBatch(): Promise<boolean> {
     const result = await this.db.transaction(async (tx) => {
       await this.lock(tx);
@@ -257,11 +257,12 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         if (oldKey !== undefined && oldKey !== newKey) events.push({ table, key: oldKey, row: null });
         if (newKey !== undefined && c.new_row) events.push({ table, key: newKey, row: c.new_row });
       }
-      return this.applyEvents(tx, events);
+      return { batch: await this.applyEvents(tx, events), full: rows.length === BATCH_SIZE };
     });
     if (!result) return false;
-    if (result.buckets.size > 0 || result.parametersChanged) this.emit('committed', result);
-    return true;
+    if (result.batch.buckets.size > 0 || result.batch.parametersChanged) this.emit('committed', result.batch);
+    // A partial batch drained the log: no empty pass (on PGlite it would hold the one connection).
+    return result.full;
   }
 
   /** Evaluates row events in order and writes the resulting ops, row memberships and lookups. */

@@ -120,6 +120,8 @@ describe.each(getDatabaseKinds())('sync engine on %s', (kind) => {
   });
 
   it('delivers a committed change to a connected stream within 100 ms (median of 9)', async () => {
+    // Earlier tests' SDK clients share this process's CPU; they are not what is measured here.
+    for (const c of clients.splice(0)) await c.close();
     // A raw NDJSON reader is the connected client here, so the clock stops when the change arrives on the
     // wire rather than when a loaded machine gets round to the SDK's SQLite worker.
     const res = await fetch(`${t.url}/sync/stream`, {
@@ -170,9 +172,13 @@ describe.each(getDatabaseKinds())('sync engine on %s', (kind) => {
     await c.db.waitForFirstSync();
     const count = async () => (await c.db.get<{ n: number }>('select count(*) as n from t_items')).n;
     expect(await count()).toBe(1);
-    // Alice's list is handed to Bob: its 50 items appear; taken back: they leave Bob's replica.
+    const aliceItems = Number(
+      (await t.db.query<{ n: string }>('select count(*) as n from t_items where list_id = $1', [aliceList]))
+        .rows[0]?.n,
+    );
+    // Alice's list is handed to Bob: its items appear; taken back: they leave Bob's replica.
     await t.db.query('update t_lists set owner_id = $1 where id = $2', [bob, aliceList]);
-    await waitFor(count, (n) => n === 51);
+    await waitFor(count, (n) => n === 1 + aliceItems);
     await t.db.query('update t_lists set owner_id = $1 where id = $2', [alice, aliceList]);
     await waitFor(count, (n) => n === 1);
     expect(await c.db.getAll('select id from t_lists')).toEqual([{ id: bobList }]);
