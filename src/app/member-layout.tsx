@@ -1,9 +1,8 @@
 // Layout of the signed-in area: sidebar (Ctrl/Cmd+B), account banners, presence, session rules, theme menu and sign-out.
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Link, NavLink, Outlet } from 'react-router-dom';
+import { Link, Outlet } from 'react-router-dom';
 import { DeletionBanner, PauseBanner } from '../features/accounts/account-banners.tsx';
-import { signOut } from '../features/accounts/auth-actions.ts';
-import { OnlineIndicator } from '../ui/online-indicator.tsx';
+import { MemberNav, SidebarAccount, useSidebarSignOut } from '../features/layout/member-sidebar.tsx';
 import { ThemeMenu } from '../ui/theme-menu.tsx';
 import { useAuth } from './auth-context.tsx';
 import { PageLoading } from './loading-screen.tsx';
@@ -15,21 +14,11 @@ const ReplicaProvider = lazy(() =>
   import('../data/replica.tsx').then((m) => ({ default: m.ReplicaProvider })),
 );
 
+// Opens the member's replica by itself so a new match pops up on every page (spec §2).
+const MatchPopupHost = lazy(() => import('../features/layout/match-popup-host.tsx'));
+
 const SIDEBAR_COOKIE = 'sidebar_state';
 const SIDEBAR_COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60;
-
-export const MEMBER_LINKS = [
-  { to: '/find-matches', label: 'Find Matches', icon: '🔍' },
-  { to: '/match-list', label: 'Matches', icon: '💞' },
-  { to: '/likes', label: 'Likes', icon: '❤️' },
-  { to: '/messages', label: 'Messages', icon: '💬' },
-  { to: '/notifications', label: 'Notifications', icon: '🔔' },
-  { to: '/profile', label: 'Profile', icon: '👤' },
-  { to: '/agent-settings', label: 'AI Agents', icon: '🤖' },
-  { to: '/dating-resources', label: 'Resources', icon: '📚' },
-  { to: '/pricing', label: 'Pricing', icon: '⭐' },
-  { to: '/account', label: 'Account', icon: '⚙️' },
-];
 
 function readSidebarCookie(): boolean {
   const m = document.cookie.match(/(?:^|; )sidebar_state=(true|false)/);
@@ -57,7 +46,7 @@ export function MemberLayout() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const name = (user?.user_metadata?.['name'] as string | undefined) ?? user?.email ?? '';
+  const signOut = useSidebarSignOut();
 
   return (
     <div className="flex min-h-screen bg-bg text-fg">
@@ -91,51 +80,35 @@ export function MemberLayout() {
           </button>
         </div>
         <nav aria-label="Member" className="flex-1 overflow-y-auto px-1">
-          <ul>
-            {MEMBER_LINKS.map((l) => (
-              <li key={l.to}>
-                <NavLink
-                  to={l.to}
-                  title={l.label}
-                  className={({ isActive }) =>
-                    `flex items-center gap-3 rounded-lg px-2 py-2 text-sm hover:bg-subtle ${isActive ? 'font-semibold text-primary' : ''}`
-                  }
-                >
-                  <span aria-hidden="true">{l.icon}</span>
-                  <span className={expanded ? '' : 'sr-only'}>{l.label}</span>
-                </NavLink>
-              </li>
-            ))}
-          </ul>
+          <MemberNav expanded={expanded} />
         </nav>
+        <SidebarAccount expanded={expanded} />
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex items-center justify-between gap-2 border-b border-border px-4 py-2">
           <nav aria-label="Member mobile" className="md:hidden">
             <details>
               <summary className="btn-ghost cursor-pointer">Menu</summary>
-              <ul className="absolute z-50 mt-2 w-[min(23.4rem,90vw)] rounded-lg border border-border bg-card p-2 shadow-lg">
-                {MEMBER_LINKS.map((l) => (
-                  <li key={l.to}>
-                    <NavLink to={l.to} className="block rounded px-2 py-2 hover:bg-subtle">
-                      {l.label}
-                    </NavLink>
-                  </li>
-                ))}
-              </ul>
+              <div className="absolute z-50 mt-2 max-h-[80vh] w-[min(23.4rem,90vw)] overflow-y-auto rounded-lg border border-border bg-card p-2 shadow-lg">
+                <MemberNav expanded />
+              </div>
             </details>
           </nav>
-          <div className="hidden items-center gap-2 text-sm md:flex">
-            <span className="font-medium">{name}</span>
-            <OnlineIndicator userId={user?.id} />
-          </div>
+          <Link to="/" className="text-lg font-bold text-primary md:hidden">
+            HeartSync
+          </Link>
           <div className="flex items-center gap-1">
-            <ThemeMenu />
-            <button type="button" className="btn-ghost" onClick={() => void signOut()}>
+            <span className="md:hidden">
+              <ThemeMenu />
+            </span>
+            <button type="button" className="btn-ghost md:hidden" onClick={() => void signOut()}>
               Sign Out
             </button>
           </div>
         </header>
+        <Suspense fallback={null}>
+          <MatchPopupHost />
+        </Suspense>
         <DeletionBanner />
         <PauseBanner />
         <div className="flex-1">

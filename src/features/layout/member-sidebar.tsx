@@ -1,0 +1,193 @@
+// The member sidebar of spec §2: grouped links, likes badge, premium markers, the member's card, Upgrade Now and Sign Out.
+import { useQuery } from '@tanstack/react-query';
+import { NavLink, useNavigate } from 'react-router-dom';
+import { useAuth } from '../../app/auth-context.tsx';
+import { getSupabase } from '../../data/supabase-client.ts';
+import { getMembershipLabel } from '../../domain/subscription.ts';
+import { OnlineIndicator } from '../../ui/online-indicator.tsx';
+import { ThemeMenu } from '../../ui/theme-menu.tsx';
+import { toast } from '../../ui/toast-store.ts';
+import { useUnreadLikesCount } from '../likes/likes-queries.ts';
+import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
+import { useEntitlement } from './use-entitlement.ts';
+
+export interface NavItem {
+  label: string;
+  to: string;
+  icon: string;
+  badge?: 'likes';
+  premium?: boolean;
+}
+
+export const MEMBER_NAV_GROUPS: { group: string; items: NavItem[] }[] = [
+  {
+    group: 'Main',
+    items: [
+      { label: 'Dashboard', to: '/dashboard', icon: '🏠' },
+      { label: 'Find Matches', to: '/find-matches', icon: '🔍' },
+      { label: 'My Matches', to: '/match-list', icon: '💞' },
+      { label: 'Likes', to: '/likes', icon: '❤️', badge: 'likes' },
+      { label: 'Messages', to: '/messages', icon: '💬', premium: true },
+    ],
+  },
+  {
+    group: 'Profile & Agent',
+    items: [
+      { label: 'My Profile', to: '/profile', icon: '👤' },
+      { label: 'AI Wingman', to: '/agent-settings', icon: '🤖', premium: true },
+    ],
+  },
+  {
+    group: 'Notifications & Help',
+    items: [
+      { label: 'Notifications', to: '/notifications', icon: '🔔' },
+      { label: 'Help', to: '/help', icon: '❓' },
+    ],
+  },
+  {
+    group: 'Settings',
+    items: [
+      { label: 'Account Settings', to: '/account', icon: '⚙️' },
+      { label: 'Pricing', to: '/pricing', icon: '⭐' },
+    ],
+  },
+  {
+    group: 'Community',
+    items: [
+      { label: 'Dating Resources', to: '/dating-resources', icon: '📚' },
+      { label: 'Community', to: '/community', icon: '👥' },
+      { label: 'Safety Center', to: '/safety-center', icon: '🛡️' },
+    ],
+  },
+];
+
+/** The member's own name and first photo for the sidebar (fresh 10 minutes, kept 30). */
+function useOwnCard() {
+  const { user } = useAuth();
+  return useQuery({
+    queryKey: ['own-card', user?.id],
+    enabled: !!user,
+    staleTime: 10 * 60 * 1000,
+    gcTime: 30 * 60 * 1000,
+    queryFn: async () => {
+      const sb = await getSupabase();
+      const { data, error } = await sb
+        .from('profiles')
+        .select('name, photos')
+        .eq('id', user!.id)
+        .maybeSingle();
+      if (error) throw error;
+      return { name: (data?.name as string | null) ?? null, photos: parseList(data?.photos) };
+    },
+  });
+}
+
+export function MemberNav({ expanded, onNavigate }: { expanded: boolean; onNavigate?: () => void }) {
+  const { entitlement } = useEntitlement();
+  const { data: unread = 0 } = useUnreadLikesCount();
+  const showPremium = !entitlement?.isPremium;
+  return (
+    <>
+      {MEMBER_NAV_GROUPS.map((g) => (
+        <div key={g.group} className="mb-2">
+          <h2 className={expanded ? 'px-2 pt-2 text-xs font-semibold uppercase text-muted' : 'sr-only'}>
+            {g.group}
+          </h2>
+          <ul>
+            {g.items.map((l) => (
+              <li key={l.to}>
+                <NavLink
+                  to={l.to}
+                  title={l.label}
+                  onClick={onNavigate}
+                  className={({ isActive }) =>
+                    `flex items-center gap-3 rounded-lg px-2 py-2 text-sm hover:bg-subtle ${isActive ? 'font-semibold text-primary' : ''}`
+                  }
+                >
+                  <span aria-hidden="true">{l.icon}</span>
+                  <span className={expanded ? 'flex-1' : 'sr-only'}>{l.label}</span>
+                  {l.badge === 'likes' && unread > 0 && (
+                    <span
+                      className="rounded-full bg-primary px-1.5 text-xs text-white"
+                      data-testid="likes-badge"
+                    >
+                      {unread}
+                      <span className="sr-only"> new likes</span>
+                    </span>
+                  )}
+                  {l.premium && showPremium && (
+                    <span className="text-xs" title="Premium feature">
+                      👑<span className="sr-only"> (premium)</span>
+                    </span>
+                  )}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </>
+  );
+}
+
+/** Signs out with the sidebar's toasts (spec §8) and goes to /. */
+export function useSidebarSignOut(): () => Promise<void> {
+  const navigate = useNavigate();
+  return async () => {
+    try {
+      const sb = await getSupabase();
+      const { error } = await sb.auth.signOut();
+      if (error) {
+        toast({
+          title: 'Error',
+          description: 'Failed to sign out. Please try again.',
+          variant: 'destructive',
+        });
+        return;
+      }
+      toast({ title: 'Signed Out', description: 'You have been successfully signed out.' });
+      void navigate('/');
+    } catch {
+      toast({
+        title: 'Error',
+        description: 'An unexpected error occurred. Please try again.',
+        variant: 'destructive',
+      });
+    }
+  };
+}
+
+export function SidebarAccount({ expanded }: { expanded: boolean }) {
+  const { user } = useAuth();
+  const { data: card } = useOwnCard();
+  const { entitlement } = useEntitlement();
+  const signOut = useSidebarSignOut();
+  const name = card?.name?.trim() || 'Welcome!';
+  return (
+    <div className="space-y-2 border-t border-border p-2">
+      <div className="flex items-center gap-2">
+        <MemberPhoto path={card?.photos[0]} alt="" className="size-9 shrink-0 rounded-full object-cover" />
+        <div className={expanded ? 'min-w-0' : 'sr-only'}>
+          <p className="truncate text-sm font-medium" data-testid="sidebar-name">
+            {name}
+          </p>
+          <OnlineIndicator userId={user?.id} />
+          <p className="text-xs text-muted">{getMembershipLabel(entitlement)}</p>
+        </div>
+      </div>
+      {expanded && !entitlement?.isPremium && (
+        <NavLink to="/pricing" className="btn-primary block text-center text-sm">
+          Upgrade Now
+        </NavLink>
+      )}
+      <div
+        className={expanded ? 'flex items-center justify-between gap-1' : 'flex flex-col items-center gap-1'}
+      >
+        <ThemeMenu />
+        <button type="button" className="btn-ghost text-sm" onClick={() => void signOut()}>
+          Sign Out
+        </button>
+      </div>
+    </div>
+  );
+}
