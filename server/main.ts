@@ -1,9 +1,12 @@
 // Entry point of `npm start`: one process, one port, graceful shutdown on SIGTERM and SIGINT.
+import fs from 'node:fs';
 import { parseConfig } from './config.ts';
 import { createServer } from './create-server.ts';
 import { seedDemoCommunity } from './demo/seed-demo.ts';
 
 async function main() {
+  // A .env beside package.json (copied from .env.example) is read first; the real environment wins.
+  if (fs.existsSync('.env')) process.loadEnvFile('.env');
   let config;
   try {
     config = parseConfig();
