@@ -27,6 +27,9 @@ const USAGE_EVENTS = new Set<SecurityEventName>([
   'page_visible',
   'page_unload',
   'enhanced_security_provider_initialized',
+  'suspicious_activity',
+  'devtools_access_attempt',
+  'context_menu_attempt',
 ]);
 
 function hasAnalyticsConsent(): boolean {

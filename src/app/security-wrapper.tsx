@@ -60,11 +60,35 @@ export function SecurityWrapper({ children }: { children: ReactNode }) {
     const onUnload = () => logSecurityEvent('page_unload');
     const onCsp = (e: SecurityPolicyViolationEvent) =>
       logSecurityEvent('csp_violations_detected', { directive: e.effectiveDirective, blocked: e.blockedURI });
+    // Recorded, never blocked: blocking protects nothing and hurts accessibility (DESIGN.md).
+    const lastLogged = new Map<string, number>();
+    const throttled = (
+      name: 'suspicious_activity' | 'devtools_access_attempt' | 'context_menu_attempt',
+      details = {},
+    ) => {
+      const now = Date.now();
+      if (now - (lastLogged.get(name) ?? 0) < 10_000) return;
+      lastLogged.set(name, now);
+      logSecurityEvent(name, details);
+    };
+    const onContextMenu = () => throttled('context_menu_attempt');
+    const onCopy = () => throttled('suspicious_activity', { type: 'copy' });
+    const onKeyDown = (e: KeyboardEvent) => {
+      const k = e.key.toUpperCase();
+      if (k === 'F12' || (e.ctrlKey && e.shiftKey && ['I', 'J', 'C'].includes(k)))
+        throttled('devtools_access_attempt', { key: e.key });
+    };
+    document.addEventListener('contextmenu', onContextMenu);
+    document.addEventListener('copy', onCopy);
+    document.addEventListener('keydown', onKeyDown);
     document.addEventListener('visibilitychange', onVisibility);
     window.addEventListener('pagehide', onUnload);
     document.addEventListener('securitypolicyviolation', onCsp);
     return () => {
       done = true;
+      document.removeEventListener('contextmenu', onContextMenu);
+      document.removeEventListener('copy', onCopy);
+      document.removeEventListener('keydown', onKeyDown);
       document.removeEventListener('visibilitychange', onVisibility);
       window.removeEventListener('pagehide', onUnload);
       document.removeEventListener('securitypolicyviolation', onCsp);

@@ -29,7 +29,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const deadline = Date.now() + 60_000;
+  // Generous: PGlite applies every migration at first start, which is slow on a busy machine.
+  const startTimeoutMs = Number(process.env['E2E_SERVER_START_TIMEOUT_MS'] ?? 180_000);
+  const deadline = Date.now() + startTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
@@ -38,7 +40,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     } catch {
       /* not up yet */
     }
-    if (Date.now() > deadline) throw new Error('server did not become healthy in 60 s');
+    if (Date.now() > deadline) throw new Error(`server did not become healthy in ${startTimeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 200));
   }
   return async () => {
