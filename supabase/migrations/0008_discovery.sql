@@ -99,8 +99,9 @@ language sql immutable as $$
   ) / 100
 $$;
 
--- The score and its explanation for a pair (security definer: it reads both members' answers,
--- which only the service and the discovery function may do; not callable by members).
+-- The score and its explanation for one pair: the reference the discovery deck is tested against
+-- (it computes the same over a whole pool at once). Security definer since it reads both members'
+-- private answers; not callable by members.
 create or replace function public.get_compatibility(a uuid, b uuid)
 returns table (score int, explanation jsonb)
 language sql stable security definer set search_path = '' as $$
@@ -240,12 +241,11 @@ begin
   want_genders := coalesce(filter_genders, prefs.genders, '{}');
   want_goals := coalesce(filter_relationship_goals, prefs.relationship_goals, '{}');
   my_age := public.get_age(me.birthday);
-
   my_interests := public.normalize_interests(me.interests);
 
-  -- Set-based: filters first, then the same arithmetic as get_compatibility over the whole pool
-  -- in one pass (one join of answers, no per-candidate function calls), public fields last for
-  -- the page only. tests/sql/discovery.test.ts checks the scores equal get_compatibility's.
+  -- Set-based: filters first, then the same arithmetic as get_compatibility over the whole pool in
+  -- one pass, public fields for the page only. tests/sql/discovery.test.ts checks that the scores
+  -- and explanations equal get_compatibility's.
   return query
     with pool as (
       select p.id, public.normalize_interests(p.interests) as norm, p.relationship_goals, p.show_distance,
