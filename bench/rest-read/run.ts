@@ -95,13 +95,16 @@ async function benchKind(kind: 'pglite' | 'postgres'): Promise<number> {
     if (a !== b) throw new Error(`responses differ:\n full: ${a}\n bare: ${b}`);
     await measure(bare.url, t.anonKey, 1); // warm-up
     await measure(t.url, t.anonKey, 1);
-    // Alternating halves, so a change in machine load hits both sides alike.
-    const half = Math.max(1, Math.round(duration / 2));
+    // Alternating short rounds, so a change in machine load hits both sides alike.
+    const rounds = 4;
+    const slice = Math.max(1, Math.round(duration / rounds));
     let bareRps = 0;
     let fullRps = 0;
-    for (let round = 0; round < 2; round++) {
-      bareRps += (await measure(bare.url, t.anonKey, half)) / 2;
-      fullRps += (await measure(t.url, t.anonKey, half)) / 2;
+    for (let round = 0; round < rounds; round++) {
+      const fullFirst = round % 2 === 1;
+      if (fullFirst) fullRps += (await measure(t.url, t.anonKey, slice)) / rounds;
+      bareRps += (await measure(bare.url, t.anonKey, slice)) / rounds;
+      if (!fullFirst) fullRps += (await measure(t.url, t.anonKey, slice)) / rounds;
     }
     console.log(`${kind}: bare node:http + same SQL ${bareRps.toFixed(0)} req/s`);
     console.log(`${kind}: full stack GET /rest/v1/bench_items?id=eq.<id> ${fullRps.toFixed(0)} req/s`);
