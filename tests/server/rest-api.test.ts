@@ -461,6 +461,11 @@ describe.each(getDatabaseKinds())('REST /rest/v1 through supabase-js on %s', (ki
         a: [1, { b: 'c' }],
       });
       expect((await anon.rpc('rest_tags_of', { t: ['x', 'y', 'z'] })).data).toBe(3);
+      expect((await anon.rpc('rest_tags_of', { t: ['x', 'y'] }, { get: true })).data).toBe(2);
+      const head = await anon.rpc('rest_squares', { x: 3 }, { head: true, count: 'exact' });
+      expect(head.error).toBeNull();
+      expect(head.data).toBeNull();
+      expect(head.count).toBe(3);
     });
 
     it('head: true with object arguments runs the function and answers no body', async () => {
