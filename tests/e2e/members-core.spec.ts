@@ -1,0 +1,251 @@
+// Members' core journeys with two members in two browser contexts: profile with a photo, discovery, like and
+// like back with the match popup on both sides, likes-page actions, block, offline likes queued, axe on every screen.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import { createKeys } from '../../server/auth/keys.ts';
+import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+
+interface ServiceAuth {
+  anonKey: string;
+  token: string;
+}
+
+/** A service_role token signed with the server's key from the data folder, as a backend job would hold. */
+async function getServiceAuth(request: APIRequestContext, baseURL: string): Promise<ServiceAuth> {
+  const dataDir = process.env['E2E_DATA_DIR'];
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set by the global setup');
+  const jwk = JSON.parse(fs.readFileSync(path.join(dataDir, 'jwt-key.json'), 'utf8')) as Parameters<
+    typeof createKeys
+  >[0];
+  const keys = await createKeys(jwk, `${baseURL}/auth/v1`);
+  const { anonKey } = (await (await request.get('/app-config.json')).json()) as { anonKey: string };
+  return { anonKey, token: await keys.sign({ role: 'service_role' } as never, 600) };
+}
+
+function headers(auth: ServiceAuth) {
+  return {
+    apikey: auth.anonKey,
+    authorization: `Bearer ${auth.token}`,
+    'content-type': 'application/json',
+    prefer: 'return=representation',
+  };
+}
+
+async function getMemberId(request: APIRequestContext, auth: ServiceAuth, email: string): Promise<string> {
+  const res = await request.get(`/rest/v1/profiles?select=id&email=eq.${encodeURIComponent(email)}`, {
+    headers: headers(auth),
+  });
+  const rows = (await res.json()) as { id: string }[];
+  expect(rows).toHaveLength(1);
+  return rows[0]!.id;
+}
+
+/** Fills a profile as the service would (used for the second member; the first one uses the UI). */
+async function setProfile(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  id: string,
+  fields: Record<string, unknown>,
+) {
+  const res = await request.patch(`/rest/v1/profiles?id=eq.${id}`, { headers: headers(auth), data: fields });
+  expect(res.ok(), await res.text()).toBe(true);
+}
+
+async function expectNoSeriousA11yViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+async function newMemberPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await acceptNecessaryCookies(page);
+  return page;
+}
+
+function makePhotoFile(): string {
+  const file = path.join(os.tmpdir(), `hs-photo-${Date.now()}.png`);
+  return file;
+}
+
+const LONDON = { city: 'London', country: 'United Kingdom', location_lat: 51.5, location_lng: -0.1 };
+
+test('two members: profile with a photo, discovery, like and like back, match popup on both sides', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const auth = await getServiceAuth(request, baseURL!);
+  const emailA = makeEmail('alice');
+  const emailB = makeEmail('bruno');
+  const a = await newMemberPage(browser);
+  const b = await newMemberPage(browser);
+  await signUpAndConfirm(a, request, emailA);
+  await signUpAndConfirm(b, request, emailB);
+  const idB = await getMemberId(request, auth, emailB);
+
+  // A builds a profile through the UI, photo included.
+  const photo = makePhotoFile();
+  await sharp({ create: { width: 900, height: 700, channels: 3, background: { r: 200, g: 80, b: 120 } } })
+    .png()
+    .toFile(photo);
+  await expect(a.getByRole('heading', { name: 'Build your profile' })).toBeVisible();
+  await expectNoSeriousA11yViolations(a);
+  await a.getByLabel('Name').fill('Alice Example');
+  await a.getByLabel('Date of birth').fill('1994-03-10');
+  await a.getByLabel('Gender').selectOption('woman');
+  await a.getByRole('group', { name: 'Looking for' }).getByLabel('man', { exact: true }).check();
+  await a.getByLabel('City').fill('Lond');
+  await a.getByRole('button', { name: 'London, United Kingdom' }).click();
+  await a.locator('input[type=file]').setInputFiles(photo);
+  await expect(a.getByRole('img', { name: 'Your main photo' })).toBeVisible({ timeout: 20_000 });
+  await expect(a.getByText('Photos (1/6)')).toBeVisible();
+  await a.getByRole('button', { name: 'Save profile' }).click();
+  await expect(a.getByText('Profile saved')).toBeVisible();
+  fs.rmSync(photo, { force: true });
+
+  // A's own view shows the age, never someone else's date.
+  await expect(a.getByText(/You are \d+\. Others see your age/)).toBeVisible();
+
+  await setProfile(request, auth, idB, {
+    name: 'Bruno Example',
+    birthday: '1991-06-01',
+    gender: 'man',
+    looking_for: ['woman'],
+    ...LONDON,
+  });
+
+  // A finds B in discovery and likes by keyboard.
+  await a.goto('/find-matches');
+  await expect(a.getByTestId('discovery-card').getByRole('heading', { name: /^Bruno/ })).toBeVisible({
+    timeout: 20_000,
+  });
+  await expect(a.getByText('Less than 5 km away')).toBeVisible();
+  await expect(a.getByText(/% compatible/)).toBeVisible();
+  await expectNoSeriousA11yViolations(a);
+  await a.keyboard.press('ArrowRight');
+  await expect(a.getByText('Like sent!')).toBeVisible();
+  await expect(a.getByText('Your like has been sent successfully.')).toBeVisible();
+
+  // B sees the like (badge and likes page) and likes back.
+  await b.goto('/find-matches');
+  await expect(b.getByTestId('discovery-card').getByRole('heading', { name: /^Alice/ })).toBeVisible({
+    timeout: 20_000,
+  });
+  await expect(b.getByTestId('likes-badge').first()).toBeVisible({ timeout: 90_000 });
+  await b.goto('/likes');
+  const like = b.getByTestId('received-like').filter({ hasText: 'Alice' });
+  await expect(like).toBeVisible({ timeout: 20_000 });
+  await expect(like.getByRole('img').first()).toHaveAttribute('src', /\/storage\/v1\/object\/sign\//);
+  await expectNoSeriousA11yViolations(b);
+  await like.getByRole('button', { name: 'Like back' }).click();
+  await expect(b.getByText('Like sent back!')).toBeVisible();
+  await expect(b.getByText("You've liked them back!")).toBeVisible();
+
+  // Both see the match popup once the match row reaches their replicas.
+  await expect(b.getByRole('dialog').getByText("It's a Match!")).toBeVisible({ timeout: 30_000 });
+  await expect(b.getByText('You and Alice liked each other!')).toBeVisible();
+  await expect(a.getByRole('dialog').getByText("It's a Match!")).toBeVisible({ timeout: 30_000 });
+  await expect(a.getByText('You and Bruno liked each other!')).toBeVisible();
+  await expectNoSeriousA11yViolations(a);
+  await a.getByRole('button', { name: 'Keep Swiping' }).click();
+  await expect(a.getByRole('dialog')).toHaveCount(0);
+  await b.getByRole('button', { name: 'Send Message' }).click();
+  await expect(b).toHaveURL(/\/messages$/);
+
+  // My Matches lists the other member on both sides.
+  await a.goto('/match-list');
+  await expect(a.getByTestId('match-row').filter({ hasText: 'Bruno' })).toBeVisible({ timeout: 20_000 });
+  await expectNoSeriousA11yViolations(a);
+  await a.goto('/profile');
+  await expect(a.getByRole('heading', { name: 'My Profile' })).toBeVisible();
+  await expectNoSeriousA11yViolations(a);
+
+  // Blocking from the likes page: a third member who liked B disappears for B, and B from their deck.
+  const emailC = makeEmail('carol');
+  const c = await newMemberPage(browser);
+  await signUpAndConfirm(c, request, emailC);
+  const idC = await getMemberId(request, auth, emailC);
+  await setProfile(request, auth, idC, {
+    name: 'Carol Example',
+    birthday: '1993-01-01',
+    gender: 'woman',
+    looking_for: ['man'],
+    ...LONDON,
+  });
+  await c.goto('/find-matches');
+  await expect(c.getByTestId('discovery-card').getByRole('heading', { name: /^Bruno/ })).toBeVisible({
+    timeout: 20_000,
+  });
+  await c.getByRole('button', { name: '♥ Like' }).click();
+  await expect(c.getByText('Like sent!')).toBeVisible();
+  await expect
+    .poll(async () => {
+      const r = await request.get(
+        `/rest/v1/user_interactions?select=id&user_id=eq.${idC}&target_id=eq.${idB}`,
+        {
+          headers: headers(auth),
+        },
+      );
+      return ((await r.json()) as unknown[]).length;
+    })
+    .toBe(1);
+  await b.goto('/likes');
+  const carol = b.getByTestId('received-like').filter({ hasText: 'Carol' });
+  await expect(carol).toBeVisible({ timeout: 20_000 });
+  await carol.getByRole('button', { name: 'Block' }).click();
+  await expect(b.getByText('User blocked')).toBeVisible();
+  await expect(b.getByText('User has been blocked successfully.')).toBeVisible();
+  await expect(carol).toHaveCount(0);
+  const blocks = await request.get(
+    `/rest/v1/blocked_users?select=reason&blocker_id=eq.${idB}&blocked_id=eq.${idC}`,
+    {
+      headers: headers(auth),
+    },
+  );
+  expect(await blocks.json()).toEqual([{ reason: 'User blocked from likes' }]);
+  // B's fresh deck no longer offers the member B blocked.
+  await b.goto('/find-matches');
+  await expect(b.getByText('No more people for now')).toBeVisible({ timeout: 20_000 });
+  await expect(b.getByTestId('discovery-card')).toHaveCount(0);
+
+  // Offline swiping: C's like waits in the queue and uploads once back online.
+  const emailD = makeEmail('dave');
+  const d = await newMemberPage(browser);
+  await signUpAndConfirm(d, request, emailD);
+  const idD = await getMemberId(request, auth, emailD);
+  await setProfile(request, auth, idD, {
+    name: 'Dave Example',
+    birthday: '1990-01-01',
+    gender: 'man',
+    looking_for: ['woman'],
+    ...LONDON,
+  });
+  await c.goto('/find-matches');
+  await expect(c.getByTestId('discovery-card').getByRole('heading', { name: /^Dave/ })).toBeVisible({
+    timeout: 20_000,
+  });
+  await c.context().setOffline(true);
+  await c.keyboard.press('l');
+  await expect(c.getByText('Like sent!')).toBeVisible();
+  const likesOf = async () => {
+    const r = await request.get(
+      `/rest/v1/user_interactions?select=id&user_id=eq.${idC}&target_id=eq.${idD}`,
+      {
+        headers: headers(auth),
+      },
+    );
+    return ((await r.json()) as unknown[]).length;
+  };
+  await c.waitForTimeout(1500);
+  expect(await likesOf()).toBe(0);
+  await c.context().setOffline(false);
+  await expect.poll(likesOf, { timeout: 60_000 }).toBe(1);
+});
