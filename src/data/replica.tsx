@@ -8,6 +8,7 @@ import { PageLoading } from '../app/loading-screen.tsx';
 import { toast } from '../ui/toast-store.ts';
 import { getAppConfig } from './app-config.ts';
 import { POWERSYNC_RETRY_DELAY_MS, SupabaseConnector } from './connector.ts';
+import { PENDING_IDS_SQL } from './pending.ts';
 import { AppSchema, type SyncedTableName } from './schema.ts';
 import { getSupabase } from './supabase-client.ts';
 
@@ -32,7 +33,7 @@ interface OpenReplica {
 }
 
 let current: OpenReplica | undefined;
-let signOutWatch: Promise<void> | undefined;
+let clearing: Promise<void> | undefined;
 
 function readOwner(): string | null {
   try {
@@ -56,15 +57,6 @@ async function getEndpoint(): Promise<string> {
   return config.powersyncUrl ?? config.supabaseUrl;
 }
 
-/** Clears the replica whenever supabase-js reports a sign-out (this tab or another), mounted or not. */
-function watchSignOut(): void {
-  signOutWatch ??= getSupabase().then((sb) => {
-    sb.auth.onAuthStateChange((event) => {
-      if (event === 'SIGNED_OUT') void clearReplica();
-    });
-  });
-}
-
 async function createReplica(userId: string): Promise<PowerSyncDatabase> {
   // Loaded here, not at the top of the app, so public pages never download the sync engine or its WASM.
   const { PowerSyncDatabase, SyncStreamConnectionMethod } = await import('@powersync/web');
@@ -72,8 +64,8 @@ async function createReplica(userId: string): Promise<PowerSyncDatabase> {
   await db.init();
   const owner = readOwner();
   if (owner !== userId) {
-    // Another member's replica (a sign-out that never reached this tab): wipe it before showing anything.
-    if (owner) await db.disconnectAndClear();
+    // Another member's replica, or one of unknown owner (a sign-out that never reached this tab): wipe it first.
+    await db.disconnectAndClear({ clearLocal: true });
     writeOwner(userId);
   }
   try {
@@ -99,10 +91,10 @@ async function createReplica(userId: string): Promise<PowerSyncDatabase> {
 
 /** The replica of a signed-in member, opened once per page and shared by every component. */
 export function openReplica(userId: string): Promise<PowerSyncDatabase> {
-  watchSignOut();
   if (current?.userId === userId) return current.db;
   const previous = current;
   const db = (async () => {
+    await clearing?.catch(() => undefined);
     if (previous) await (await previous.db.catch(() => undefined))?.close().catch(() => undefined);
     return createReplica(userId);
   })();
@@ -113,17 +105,30 @@ export function openReplica(userId: string): Promise<PowerSyncDatabase> {
   return db;
 }
 
-/** Disconnects and deletes every local row (synced, queued and local-only), e.g. at sign-out. */
-export async function clearReplica(): Promise<void> {
-  const open = current;
-  current = undefined;
-  writeOwner(null);
-  // Other members' photos cached by the service worker go too: the next person on the device sees nothing.
-  await globalThis.caches?.delete(PHOTO_CACHE).catch(() => undefined);
-  const db = await open?.db.catch(() => undefined);
-  if (!db) return;
-  await db.disconnectAndClear({ clearLocal: true });
-  await db.close().catch(() => undefined);
+/**
+ * Disconnects and deletes every local row (synced, queued and local-only), e.g. at sign-out (src/app's auth
+ * events call it). Opens the file to clear it if this page never did; the owner mark goes only once it is empty.
+ */
+export function clearReplica(): Promise<void> {
+  clearing ??= (async () => {
+    const open = current;
+    current = undefined;
+    // Other members' photos cached by the service worker go too: the next person on the device sees nothing.
+    await globalThis.caches?.delete(PHOTO_CACHE).catch(() => undefined);
+    let db = await open?.db.catch(() => undefined);
+    if (!db && readOwner() === null) return;
+    if (!db) {
+      const { PowerSyncDatabase } = await import('@powersync/web');
+      db = new PowerSyncDatabase({ schema: AppSchema, database: { dbFilename: DB_FILENAME } });
+      await db.init();
+    }
+    await db.disconnectAndClear({ clearLocal: true });
+    writeOwner(null);
+    await db.close().catch(() => undefined);
+  })().finally(() => {
+    clearing = undefined;
+  });
+  return clearing;
 }
 
 /** Provides the replica to the member area; shows the page loader while the local database opens. */
@@ -168,10 +173,6 @@ export function useReplica(): PowerSyncDatabase {
  * message sent offline as pending until the server has it.
  */
 export function usePendingIds(table: SyncedTableName): ReadonlySet<string> {
-  const { data } = useQuery<{ id: string }>(
-    `select distinct json_extract(data, '$.id') as id from ps_crud where json_extract(data, '$.type') = ?`,
-    [table],
-    { tables: ['ps_crud'] },
-  );
+  const { data } = useQuery<{ id: string }>(PENDING_IDS_SQL, [table], { tables: ['ps_crud'] });
   return useMemo(() => new Set(data.map((r) => r.id)), [data]);
 }
