@@ -88,6 +88,10 @@ export async function compactBuckets(db: Database): Promise<CompactResult> {
         [[...touched]],
       );
     }
+    // A client unseen for a month has been reinstalled or is gone; a later upload makes a fresh entry.
+    await tx.query(
+      `delete from heartsync_sync.write_checkpoints where updated_at < now() - interval '30 days'`,
+    );
     return { moved: moved.rowCount, cleared: prefixes.length, deleted };
   });
 }

@@ -45,7 +45,8 @@ describe.each(getDatabaseKinds())('sync engine on %s', (kind) => {
   const clients: SyncClient[] = [];
 
   beforeAll(async () => {
-    t = await startSyncServer(kind, { rulesYaml, setupSql });
+    // A poll too slow to matter: changes must arrive through LISTEN/NOTIFY and the in-process wake-up.
+    t = await startSyncServer(kind, { rulesYaml, setupSql, pollMs: 60_000 });
     await t.db.query('insert into t_lists (id, owner_id, name) values ($1, $2, $3), ($4, $5, $6)', [
       aliceList,
       alice,
@@ -119,7 +120,9 @@ describe.each(getDatabaseKinds())('sync engine on %s', (kind) => {
     }
   });
 
-  it('delivers a committed change to a connected stream within 100 ms (median of 9)', async () => {
+  // The product goal is 100 ms (bench/sync measures it); this bound leaves room for a loaded CI machine
+  // while still failing if delivery waited for a poll instead of being pushed.
+  it('pushes a committed change to a connected stream at once (median of 9 under 250 ms)', async () => {
     // Earlier tests' SDK clients share this process's CPU; they are not what is measured here.
     for (const c of clients.splice(0)) await c.close();
     // A raw NDJSON reader is the connected client here, so the clock stops when the change arrives on the
@@ -164,7 +167,7 @@ describe.each(getDatabaseKinds())('sync engine on %s', (kind) => {
     await reader.cancel();
     latencies.sort((x, y) => x - y);
     const median = latencies[Math.floor(latencies.length / 2)] ?? Infinity;
-    expect(median, `latencies ${latencies.map((l) => l.toFixed(1)).join(', ')} ms`).toBeLessThan(100);
+    expect(median, `latencies ${latencies.map((l) => l.toFixed(1)).join(', ')} ms`).toBeLessThan(250);
   });
 
   it('adds a bucket when a parameter row appears and removes it with its rows when it goes', async () => {

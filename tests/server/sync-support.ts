@@ -36,7 +36,7 @@ export interface SyncTestServer {
 
 export async function startSyncServer(
   kind: DbKind,
-  options: { rulesYaml?: string; setupSql?: string; keepaliveMs?: number } = {},
+  options: { rulesYaml?: string; setupSql?: string; keepaliveMs?: number; pollMs?: number } = {},
 ): Promise<SyncTestServer> {
   const db = await createTestDatabase(kind);
   if (options.setupSql) await db.exec(options.setupSql);
@@ -56,7 +56,7 @@ export async function startSyncServer(
   const part = createSyncPart({
     ...(options.rulesYaml !== undefined ? { rulesYaml: options.rulesYaml } : {}),
     ...(options.keepaliveMs ? { keepaliveMs: options.keepaliveMs } : {}),
-    pollMs: 200,
+    pollMs: options.pollMs ?? 200,
   });
   const self = { streamRequests: [] } as unknown as SyncTestServer;
   const recordRequests = async (app: FastifyInstance) => {
