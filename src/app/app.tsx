@@ -30,6 +30,9 @@ const EmailConfirmationPendingPage = lazy(
   () => import('../features/accounts/email-confirmation-pending-page.tsx'),
 );
 const AccountPage = lazy(() => import('../features/settings/account-page.tsx'));
+const MessagesPage = lazy(() => import('../features/messages/messages-page.tsx'));
+const NotificationsPage = lazy(() => import('../features/notifications/notifications-page.tsx'));
+const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page.tsx'));
 const DiscoveryPage = lazy(() => import('../features/discovery/discovery-page.tsx'));
 const MatchListPage = lazy(() => import('../features/matches/match-list-page.tsx'));
 const LikesPage = lazy(() => import('../features/likes/likes-page.tsx'));
@@ -54,12 +57,9 @@ const NotFoundPage = lazy(() => legal().then((m) => ({ default: m.NotFoundPage }
 
 /** Routes signed-in members reach through the guard wrapping the page (spec §2). */
 const GUARDED_PLACEHOLDERS = [
-  '/messages',
   '/agent-settings',
   '/pricing',
   '/dating-resources',
-  '/dashboard',
-  '/notifications',
 ];
 /** Routes that redirect to /login when signed out. */
 const SIGNED_IN_ONLY = ['/checkout', '/payment-success'];
@@ -118,6 +118,9 @@ export function AppRoutes() {
         <Route path="home" element={<HomeRedirect />} />
         <Route element={<Guarded />}>
           <Route path="account" element={<AccountPage />} />
+          <Route path="messages" element={<MessagesPage />} />
+          <Route path="notifications" element={<NotificationsPage />} />
+          <Route path="dashboard" element={<DashboardPage />} />
           <Route path="articles/:slug" element={<ArticleRoute />} />
           <Route path="find-matches" element={<DiscoveryPage />} />
           <Route path="match-list" element={<MatchListPage />} />

@@ -1,4 +1,4 @@
-// /account: pause or reactivate the account, schedule or cancel its deletion (password required), appearance.
+// /account: password, privacy, notifications, appearance, pause or reactivate, data export, schedule or cancel deletion (password required).
 import { useState, type FormEvent } from 'react';
 import { useAuth } from '../../app/auth-context.tsx';
 import {
@@ -17,6 +17,12 @@ import {
   useScheduleDeletion,
 } from '../accounts/use-account-status.ts';
 import { ThemeMenu } from '../../ui/theme-menu.tsx';
+import {
+  ChangePasswordSection,
+  DataExportSection,
+  NotificationPreferencesSection,
+  PrivacySection,
+} from './account-settings-sections.tsx';
 
 function PauseSection() {
   const { data, isLoading, error } = usePauseStatus();
@@ -166,7 +172,11 @@ export default function AccountPage() {
         </h2>
         <ThemeMenu />
       </section>
+      <ChangePasswordSection />
+      <PrivacySection />
+      <NotificationPreferencesSection />
       <PauseSection />
+      <DataExportSection />
       <DeletionSection />
     </main>
   );

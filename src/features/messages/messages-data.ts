@@ -1,0 +1,208 @@
+// Conversations, messages, drafts and receipts on the local replica; device settings (read marks, notification choices).
+import { useEffect } from 'react';
+import { useQuery, type PowerSyncDatabase } from '../../data/replica.tsx';
+
+export interface ConversationSummary {
+  id: string;
+  match_id: string | null;
+  other_id: string;
+  other_name: string | null;
+  other_photos: string | null;
+  other_visible: number;
+  match_exists: number;
+  blocked_by_me: number;
+  last_content: string | null;
+  last_type: string | null;
+  last_sender_id: string | null;
+  last_at: string | null;
+  unread: number;
+}
+
+export interface MessageRow {
+  id: string;
+  conversation_id: string;
+  sender_id: string;
+  recipient_id: string;
+  content: string;
+  type: string;
+  metadata: string | null;
+  status: string;
+  created_at: string;
+}
+
+/** The device_settings key holding the newest incoming created_at this member has read in a conversation. */
+export const getReadMarkKey = (conversationId: string) => `read:${conversationId}`;
+export const NOTIFY_MESSAGES_KEY = 'notify.messages';
+export const NOTIFY_ASKED_KEY = 'notify.permissionAsked';
+
+// Unread = incoming, not marked read on the server and newer than this device's read mark (the mark
+// counts when read receipts are off and the server keeps such messages "delivered").
+const UNREAD_SQL = `
+  select count(*) from messages m
+  where m.conversation_id = c.id and m.recipient_id = ?1 and m.status <> 'read'
+    and m.created_at > coalesce((select value from device_settings where id = 'read:' || c.id), '')`;
+
+const CONVERSATIONS_SQL = `
+  select c.id, c.match_id,
+    case when c.participant1_id = ?1 then c.participant2_id else c.participant1_id end as other_id,
+    pp.name as other_name, pp.photos as other_photos, (pp.id is not null) as other_visible,
+    exists (select 1 from matches mt where mt.id = c.match_id) as match_exists,
+    exists (select 1 from blocked_users b where b.blocker_id = ?1
+      and b.blocked_id = case when c.participant1_id = ?1 then c.participant2_id else c.participant1_id end) as blocked_by_me,
+    lm.content as last_content, lm.type as last_type, lm.sender_id as last_sender_id, lm.created_at as last_at,
+    (${UNREAD_SQL}) as unread
+  from conversations c
+  left join public_profiles pp
+    on pp.id = case when c.participant1_id = ?1 then c.participant2_id else c.participant1_id end
+  left join messages lm on lm.id = (
+    select m2.id from messages m2 where m2.conversation_id = c.id order by m2.created_at desc, m2.id desc limit 1)
+  where c.participant1_id = ?1 or c.participant2_id = ?1
+  order by coalesce(lm.created_at, c.last_message_at, c.created_at) desc`;
+
+export function useConversations(me: string) {
+  return useQuery<ConversationSummary>(CONVERSATIONS_SQL, [me]);
+}
+
+/** Unread incoming messages over all conversations (sidebar, dashboard). */
+export function useUnreadMessageCount(me: string): number {
+  const { data } = useQuery<{ n: number }>(
+    `select count(*) as n from messages m
+     where m.recipient_id = ?1 and m.status <> 'read'
+       and m.created_at > coalesce((select value from device_settings where id = 'read:' || m.conversation_id), '')`,
+    [me],
+  );
+  return data[0]?.n ?? 0;
+}
+
+export function useThreadMessages(conversationId: string) {
+  return useQuery<MessageRow>(
+    `select id, conversation_id, sender_id, recipient_id, content, type, metadata, status, created_at
+     from messages where conversation_id = ? order by created_at, id`,
+    [conversationId],
+  );
+}
+
+export function useDeviceSetting(key: string): string | undefined {
+  const { data } = useQuery<{ value: string | null }>('select value from device_settings where id = ?', [
+    key,
+  ]);
+  return data[0]?.value ?? undefined;
+}
+
+export async function setDeviceSetting(db: PowerSyncDatabase, key: string, value: string): Promise<void> {
+  // PowerSync tables are views: no upsert, so replace inside one transaction.
+  await db.writeTransaction(async (tx) => {
+    await tx.execute('delete from device_settings where id = ?', [key]);
+    await tx.execute('insert into device_settings (id, key, value) values (?, ?, ?)', [key, key, value]);
+  });
+}
+
+export async function getDeviceSetting(db: PowerSyncDatabase, key: string): Promise<string | undefined> {
+  const row = await db.getOptional<{ value: string | null }>(
+    'select value from device_settings where id = ?',
+    [key],
+  );
+  return row?.value ?? undefined;
+}
+
+export async function saveDraft(
+  db: PowerSyncDatabase,
+  conversationId: string,
+  content: string,
+): Promise<void> {
+  if (content === '') {
+    await db.execute('delete from message_drafts where id = ?', [conversationId]);
+    return;
+  }
+  await db.writeTransaction(async (tx) => {
+    await tx.execute('delete from message_drafts where id = ?', [conversationId]);
+    await tx.execute(
+      'insert into message_drafts (id, conversation_id, content, updated_at) values (?, ?, ?, ?)',
+      [conversationId, conversationId, content, new Date().toISOString()],
+    );
+  });
+}
+
+export async function getDraft(db: PowerSyncDatabase, conversationId: string): Promise<string> {
+  const row = await db.getOptional<{ content: string | null }>(
+    'select content from message_drafts where id = ?',
+    [conversationId],
+  );
+  return row?.content ?? '';
+}
+
+/** Queues a message; it shows at once and uploads when online, in order, exactly once (client-made id). */
+export async function sendMessage(
+  db: PowerSyncDatabase,
+  m: {
+    conversationId: string;
+    me: string;
+    other: string;
+    content: string;
+    type?: 'text' | 'image';
+    metadata?: object;
+  },
+): Promise<string> {
+  const id = crypto.randomUUID();
+  await db.writeTransaction(async (tx) => {
+    await tx.execute(
+      `insert into messages (id, conversation_id, sender_id, recipient_id, content, type, metadata, status, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, 'sent', ?)`,
+      [
+        id,
+        m.conversationId,
+        m.me,
+        m.other,
+        m.content,
+        m.type ?? 'text',
+        JSON.stringify(m.metadata ?? {}),
+        new Date().toISOString(),
+      ],
+    );
+    await tx.execute('delete from message_drafts where id = ?', [m.conversationId]);
+  });
+  return id;
+}
+
+/** Marks incoming messages that reached this device as delivered (once each; the server keeps status forward-only). */
+export function useMarkDelivered(me: string | undefined, db: PowerSyncDatabase): void {
+  const { data } = useQuery<{ id: string }>(
+    "select id from messages where recipient_id = ? and status = 'sent'",
+    [me ?? ''],
+  );
+  const ids = data.map((r) => r.id).join(',');
+  useEffect(() => {
+    if (!me || ids === '') return;
+    void db.execute(
+      `update messages set status = 'delivered' where recipient_id = ? and status = 'sent' and id in (${ids
+        .split(',')
+        .map(() => '?')
+        .join(',')})`,
+      [me, ...ids.split(',')],
+    );
+  }, [db, me, ids]);
+}
+
+/**
+ * Marks a conversation read: the device's read mark always; the server status 'read' only when the member
+ * shares read receipts (else 'delivered', which the server would store anyway).
+ */
+export async function markConversationRead(
+  db: PowerSyncDatabase,
+  conversationId: string,
+  me: string,
+  shareReceipts: boolean,
+): Promise<void> {
+  const newest = await db.getOptional<{ at: string | null }>(
+    'select max(created_at) as at from messages where conversation_id = ? and recipient_id = ?',
+    [conversationId, me],
+  );
+  if (!newest?.at) return;
+  const mark = await getDeviceSetting(db, getReadMarkKey(conversationId));
+  if (mark !== newest.at) await setDeviceSetting(db, getReadMarkKey(conversationId), newest.at);
+  const target = shareReceipts ? 'read' : 'delivered';
+  await db.execute(
+    `update messages set status = ? where conversation_id = ? and recipient_id = ? and status <> 'read' and status <> ?`,
+    [target, conversationId, me, target],
+  );
+}

@@ -1,0 +1,445 @@
+// /messages: the conversation list (last message, unread, online) and the open thread, all from the local replica.
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { useQuery as useTanstackQuery } from '@tanstack/react-query';
+import { useAuth } from '../../app/auth-context.tsx';
+import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
+import { getSupabase } from '../../data/supabase-client.ts';
+import { MemberPhoto } from '../profile/member-photo.tsx';
+import { blockMember } from '../reports/report-api.ts';
+import { ReportDialog } from '../reports/report-dialog.tsx';
+import { OnlineIndicator } from '../../ui/online-indicator.tsx';
+import { toast } from '../../ui/toast-store.ts';
+import {
+  findClosedReason,
+  findSendableText,
+  getClosedText,
+  isSendKey,
+  MESSAGE_MAX_LENGTH,
+} from './message-text.ts';
+import {
+  getDeviceSetting,
+  getDraft,
+  markConversationRead,
+  NOTIFY_ASKED_KEY,
+  saveDraft,
+  sendMessage,
+  setDeviceSetting,
+  useConversations,
+  useThreadMessages,
+  type ConversationSummary,
+  type MessageRow,
+} from './messages-data.ts';
+import { useTyping } from './use-typing.ts';
+
+const CHAT_MEDIA_BUCKET = 'chat-media';
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+const IMAGE_MAX_BYTES = 8 * 1024 * 1024;
+const DRAFT_SAVE_DELAY_MS = 300;
+
+function firstPhoto(photos: string | null): string | undefined {
+  try {
+    const list = JSON.parse(photos ?? '[]') as unknown;
+    return Array.isArray(list) && typeof list[0] === 'string' ? list[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function formatTime(at: string): string {
+  const d = new Date(at.includes('T') || at.endsWith('Z') ? at : `${at.replace(' ', 'T')}`);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}
+
+function ConversationList({
+  items,
+  selected,
+  onSelect,
+  me,
+}: {
+  items: ConversationSummary[];
+  selected: string | undefined;
+  onSelect: (id: string) => void;
+  me: string;
+}) {
+  if (items.length === 0)
+    return (
+      <p className="p-4 text-sm text-muted">
+        No conversations yet. When you match with someone, you can message them here.
+      </p>
+    );
+  return (
+    <ul aria-label="Conversations" className="divide-y divide-border">
+      {items.map((c) => {
+        const name = c.other_name ?? 'Member';
+        const preview =
+          c.last_type === 'image' ? 'Photo' : c.last_content ? c.last_content.slice(0, 60) : 'Say hello!';
+        return (
+          <li key={c.id}>
+            <button
+              type="button"
+              onClick={() => onSelect(c.id)}
+              aria-current={c.id === selected ? 'true' : undefined}
+              className={`flex w-full items-center gap-3 p-3 text-left hover:bg-subtle ${c.id === selected ? 'bg-subtle' : ''}`}
+            >
+              <MemberPhoto
+                path={firstPhoto(c.other_photos)}
+                alt=""
+                className="size-10 rounded-full object-cover"
+              />
+              <span className="min-w-0 flex-1">
+                <span className="flex items-center justify-between gap-2">
+                  <span className="truncate font-medium">{name}</span>
+                  {c.unread > 0 && (
+                    <span
+                      className="rounded-full bg-primary px-2 text-xs font-semibold text-primary-fg"
+                      aria-label={`${c.unread} unread`}
+                    >
+                      {c.unread}
+                    </span>
+                  )}
+                </span>
+                <span className="block truncate text-sm text-muted">
+                  {c.last_sender_id === me ? 'You: ' : ''}
+                  {preview}
+                </span>
+                <OnlineIndicator userId={c.other_id} />
+              </span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function ChatImage({ path }: { path: string }) {
+  const { data } = useTanstackQuery({
+    queryKey: ['chat-media', path],
+    staleTime: 30 * 60 * 1000,
+    queryFn: async () => {
+      const sb = await getSupabase();
+      const { data: signed, error } = await sb.storage.from(CHAT_MEDIA_BUCKET).createSignedUrl(path, 3600);
+      if (error) throw error;
+      return signed.signedUrl;
+    },
+  });
+  return data ? (
+    <img src={data} alt="Photo sent in chat" className="max-h-64 rounded-lg" />
+  ) : (
+    <span className="text-sm">Loading photo...</span>
+  );
+}
+
+function statusLabel(m: MessageRow, pending: boolean): string {
+  if (pending) return 'Sending...';
+  if (m.status === 'read') return 'Read';
+  if (m.status === 'delivered') return 'Delivered';
+  return 'Sent';
+}
+
+function Bubble({ m, mine, pending }: { m: MessageRow; mine: boolean; pending: boolean }) {
+  return (
+    <li
+      className={`flex ${mine ? 'justify-end' : 'justify-start'}`}
+      data-message-id={m.id}
+      data-status={pending ? 'pending' : m.status}
+    >
+      <div
+        className={`max-w-[75%] rounded-2xl px-3 py-2 ${mine ? 'bg-primary text-primary-fg' : 'bg-subtle text-fg'}`}
+      >
+        {m.type === 'image' ? (
+          <ChatImage path={m.content} />
+        ) : (
+          <p className="break-words whitespace-pre-wrap">{m.content}</p>
+        )}
+        <p className="mt-1 text-right text-xs opacity-80">
+          {formatTime(m.created_at)}
+          {mine && <span className="ml-2 message-status">{statusLabel(m, pending)}</span>}
+        </p>
+      </div>
+    </li>
+  );
+}
+
+function Thread({ c, me }: { c: ConversationSummary; me: string }) {
+  const db = useReplica();
+  const { data: messages } = useThreadMessages(c.id);
+  const pending = usePendingIds('messages');
+  const { data: profile } = useQuery<{ read_receipts: number }>(
+    'select read_receipts from profiles where id = ?',
+    [me],
+  );
+  const shareReceipts = (profile[0]?.read_receipts ?? 1) === 1;
+  const { otherTyping, notifyTyping, resetTyping } = useTyping(c.id, me);
+  const [text, setText] = useState('');
+  const [draftLoaded, setDraftLoaded] = useState(false);
+  const [reporting, setReporting] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const endRef = useRef<HTMLLIElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const name = c.other_name ?? 'Member';
+  const closed = findClosedReason({
+    matchId: c.match_id,
+    matchExists: c.match_exists === 1,
+    blockedByMe: c.blocked_by_me === 1,
+    otherVisible: c.other_visible === 1,
+  });
+
+  // The draft of this conversation comes back after a reload or offline.
+  useEffect(() => {
+    let cancelled = false;
+    setDraftLoaded(false);
+    void getDraft(db, c.id).then((d) => {
+      if (cancelled) return;
+      setText(d);
+      setDraftLoaded(true);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [db, c.id]);
+
+  useEffect(() => {
+    if (!draftLoaded) return;
+    const t = setTimeout(() => void saveDraft(db, c.id, text), DRAFT_SAVE_DELAY_MS);
+    return () => clearTimeout(t);
+  }, [db, c.id, text, draftLoaded]);
+
+  // Reading: whenever the thread shows new incoming messages while the page is visible.
+  const newestIncoming = messages.filter((m) => m.recipient_id === me).at(-1)?.id;
+  useEffect(() => {
+    const mark = () => {
+      if (!document.hidden) void markConversationRead(db, c.id, me, shareReceipts);
+    };
+    mark();
+    document.addEventListener('visibilitychange', mark);
+    return () => document.removeEventListener('visibilitychange', mark);
+  }, [db, c.id, me, shareReceipts, newestIncoming]);
+
+  useEffect(() => {
+    endRef.current?.scrollIntoView?.({ block: 'end' });
+  }, [messages.length, otherTyping]);
+
+  async function askNotificationPermissionOnce() {
+    if (typeof Notification === 'undefined' || Notification.permission !== 'default') return;
+    if (await getDeviceSetting(db, NOTIFY_ASKED_KEY)) return;
+    await setDeviceSetting(db, NOTIFY_ASKED_KEY, new Date().toISOString());
+    void Notification.requestPermission();
+  }
+
+  async function send() {
+    const content = findSendableText(text);
+    if (!content || closed) return;
+    if (content.length > MESSAGE_MAX_LENGTH) {
+      toast({
+        title: 'Message too long',
+        description: `At most ${MESSAGE_MAX_LENGTH} characters.`,
+        variant: 'destructive',
+      });
+      return;
+    }
+    setText('');
+    resetTyping();
+    await sendMessage(db, { conversationId: c.id, me, other: c.other_id, content });
+    // A sensible moment to ask: the member has just started a conversation they will want answers to.
+    void askNotificationPermissionOnce();
+  }
+
+  async function onImage(e: ChangeEvent<HTMLInputElement>) {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (!file || closed) return;
+    if (!IMAGE_TYPES.includes(file.type) || file.size > IMAGE_MAX_BYTES) {
+      toast({
+        title: 'Photo not sent',
+        description: 'Send a JPEG, PNG or WebP photo of at most 8 MB.',
+        variant: 'destructive',
+      });
+      return;
+    }
+    setUploading(true);
+    try {
+      const sb = await getSupabase();
+      const ext = file.type.split('/')[1] ?? 'jpg';
+      const path = `${c.id}/${me}/${crypto.randomUUID()}.${ext}`;
+      const { error } = await sb.storage
+        .from(CHAT_MEDIA_BUCKET)
+        .upload(path, file, { contentType: file.type });
+      if (error) throw error;
+      await sendMessage(db, {
+        conversationId: c.id,
+        me,
+        other: c.other_id,
+        content: path,
+        type: 'image',
+        metadata: { path },
+      });
+    } catch {
+      toast({
+        title: 'Photo not sent',
+        description: 'Uploading the photo failed. Please try again.',
+        variant: 'destructive',
+      });
+    } finally {
+      setUploading(false);
+    }
+  }
+
+  async function block() {
+    if (!window.confirm(`Block ${name}? You will no longer see each other or be able to message.`)) return;
+    try {
+      await blockMember(me, c.other_id, 'User blocked from messages');
+      toast({ title: 'Member blocked', description: `You blocked ${name}.` });
+    } catch {
+      toast({
+        title: 'Block failed',
+        description: 'Please try again when you are online.',
+        variant: 'destructive',
+      });
+    }
+  }
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    void send();
+  }
+
+  return (
+    <section aria-label={`Conversation with ${name}`} className="flex h-full min-h-[60vh] flex-col">
+      <header className="flex items-center justify-between gap-2 border-b border-border p-3">
+        <div className="flex items-center gap-3">
+          <MemberPhoto
+            path={firstPhoto(c.other_photos)}
+            alt=""
+            className="size-10 rounded-full object-cover"
+          />
+          <div>
+            <h2 className="font-semibold">{name}</h2>
+            <OnlineIndicator userId={c.other_id} />
+          </div>
+        </div>
+        {c.other_visible === 1 && c.blocked_by_me !== 1 && (
+          <div className="flex gap-2">
+            <button type="button" className="btn-ghost text-sm" onClick={() => setReporting(true)}>
+              Report
+            </button>
+            <button type="button" className="btn-ghost text-sm" onClick={() => void block()}>
+              Block
+            </button>
+          </div>
+        )}
+      </header>
+      <ol aria-label="Messages" aria-live="polite" className="flex-1 space-y-2 overflow-y-auto p-3">
+        {messages.map((m) => (
+          <Bubble key={m.id} m={m} mine={m.sender_id === me} pending={pending.has(m.id)} />
+        ))}
+        <li ref={endRef} aria-hidden="true" />
+      </ol>
+      <p className="min-h-6 px-3 text-sm text-muted" role="status">
+        {otherTyping ? `${name} is typing...` : ''}
+      </p>
+      {closed ? (
+        <p role="note" className="border-t border-border p-3 text-sm">
+          {getClosedText(closed, name)}
+        </p>
+      ) : (
+        <form onSubmit={onSubmit} className="flex items-end gap-2 border-t border-border p-3">
+          <label htmlFor="message-input" className="sr-only">
+            Message {name}
+          </label>
+          <textarea
+            id="message-input"
+            rows={2}
+            className="input flex-1 resize-none"
+            placeholder="Type a message... (Enter sends, Shift+Enter for a new line)"
+            value={text}
+            maxLength={MESSAGE_MAX_LENGTH}
+            onChange={(e) => {
+              setText(e.target.value);
+              notifyTyping();
+            }}
+            onKeyDown={(e) => {
+              if (isSendKey({ key: e.key, shiftKey: e.shiftKey, isComposing: e.nativeEvent.isComposing })) {
+                e.preventDefault();
+                void send();
+              }
+            }}
+          />
+          <input
+            ref={fileRef}
+            type="file"
+            accept={IMAGE_TYPES.join(',')}
+            className="sr-only"
+            aria-label="Send a photo"
+            tabIndex={-1}
+            onChange={(e) => void onImage(e)}
+          />
+          <button
+            type="button"
+            className="btn-secondary"
+            disabled={uploading}
+            onClick={() => fileRef.current?.click()}
+          >
+            {uploading ? 'Uploading...' : 'Photo'}
+          </button>
+          <button type="submit" className="btn-primary" disabled={!findSendableText(text)}>
+            Send
+          </button>
+        </form>
+      )}
+      {reporting && (
+        <ReportDialog
+          reporterId={me}
+          reported={{ id: c.other_id, name }}
+          onClose={() => setReporting(false)}
+          onReported={() => setReporting(false)}
+        />
+      )}
+    </section>
+  );
+}
+
+export default function MessagesPage() {
+  const { user } = useAuth();
+  const me = user?.id ?? '';
+  const { data: conversations, isLoading } = useConversations(me);
+  const status = useStatus();
+  const [params, setParams] = useSearchParams();
+  const selectedId = params.get('c') ?? undefined;
+  const selected = conversations.find((c) => c.id === selectedId);
+
+  return (
+    <main id="main" className="mx-auto flex max-w-6xl flex-col gap-4 p-4">
+      <div className="flex items-center justify-between">
+        <h1 className="text-3xl font-bold">Messages</h1>
+        {!status.connected && (
+          <span role="status" className="text-sm text-muted">
+            Offline: messages are sent when you are back online.
+          </span>
+        )}
+      </div>
+      <div className="card grid min-h-[60vh] grid-cols-1 gap-0 p-0 md:grid-cols-[18rem_1fr]">
+        <nav aria-label="Conversation list" className="border-b border-border md:border-r md:border-b-0">
+          {isLoading ? (
+            <p className="p-4">Loading...</p>
+          ) : (
+            <ConversationList
+              items={conversations}
+              selected={selectedId}
+              me={me}
+              onSelect={(id) => setParams({ c: id })}
+            />
+          )}
+        </nav>
+        <div>
+          {selected ? (
+            <Thread key={selected.id} c={selected} me={me} />
+          ) : (
+            <p className="p-6 text-muted">Choose a conversation to start messaging.</p>
+          )}
+        </div>
+      </div>
+    </main>
+  );
+}
