@@ -36,6 +36,14 @@ export async function openPostgres(
     ...base,
     async transaction(fn) {
       const client = await pool.connect();
+      // The pool only listens for errors on idle clients: a connection lost while checked out would
+      // otherwise be an unhandled 'error' event that ends the process.
+      let lost: Error | undefined;
+      const onLost = (e: Error) => {
+        lost = e;
+        options.onError?.(e);
+      };
+      client.on('error', onLost);
       try {
         await client.query('begin');
         const result = await fn(wrap(client));
@@ -45,7 +53,8 @@ export async function openPostgres(
         await client.query('rollback').catch(() => {});
         throw e;
       } finally {
-        client.release();
+        client.off('error', onLost);
+        client.release(lost);
       }
     },
     async listen(channel, onNotify) {
