@@ -44,7 +44,26 @@ export async function loadOrCreateKeys(dataDir: string, issuer: string): Promise
     privateJwk = { ...(await jose.exportJWK(privateKey)), kid: crypto.randomUUID(), alg: ALG, use: 'sig' };
     fs.writeFileSync(file, JSON.stringify(privateJwk), { mode: 0o600 });
   }
-  return createKeys(privateJwk, issuer);
+  const keys = await createKeys(privateJwk, issuer);
+  // ES256 signatures are randomised, so re-signing on each start would print new API keys and make the
+  // ones deployed clients hold fail after a restart: keep the first ones while they still verify.
+  const apiKeysFile = path.join(dataDir, 'api-keys.json');
+  try {
+    const stored = JSON.parse(fs.readFileSync(apiKeysFile, 'utf8')) as {
+      anonKey: string;
+      serviceRoleKey: string;
+    };
+    if (
+      (await keys.verify(stored.anonKey)).role === 'anon' &&
+      (await keys.verify(stored.serviceRoleKey)).role === 'service_role'
+    )
+      return { ...keys, anonKey: stored.anonKey, serviceRoleKey: stored.serviceRoleKey };
+  } catch {
+    /* none yet, or made with another key or issuer: write the current ones */
+  }
+  const { anonKey, serviceRoleKey } = keys;
+  fs.writeFileSync(apiKeysFile, JSON.stringify({ anonKey, serviceRoleKey }), { mode: 0o600 });
+  return keys;
 }
 
 export async function createKeys(privateJwk: jose.JWK, issuer: string): Promise<Keys> {
@@ -61,7 +80,7 @@ export async function createKeys(privateJwk: jose.JWK, issuer: string): Promise<
       .sign(privateKey);
   const anonKey = await signStable({ role: 'anon' });
   const serviceRoleKey = await signStable({ role: 'service_role' });
-  // API keys are stable across restarts: iat fixed from the key id, so the printed anon key stays valid.
+  // iat is fixed so the claims are the same on every start; loadOrCreateKeys keeps the first signed keys.
   async function signStable(claims: JwtClaims) {
     const iat = 1_700_000_000;
     return new jose.SignJWT(claims)
