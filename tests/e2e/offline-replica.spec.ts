@@ -1,9 +1,11 @@
 // Offline-first journeys in Chromium: the replica syncs after sign-in, the app opens offline from it, an
 // offline write waits in the queue and uploads once back online; public pages never load the sync engine.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { createKeys } from '../../server/auth/keys.ts';
+import { PENDING_IDS_SQL } from '../../src/data/pending.ts';
 import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 
 /** What the sync engine downloads: its workers, wa-sqlite and the WASM. */
@@ -116,6 +118,10 @@ test('synced data shows without reload, opens offline, and an offline write uplo
 }) => {
   test.setTimeout(120_000);
   const serviceKey = await getServiceAuth(request, baseURL!);
+  const blocked: string[] = [];
+  page.on('console', (m) => {
+    if (/Content[- ]Security[- ]Policy/i.test(m.text())) blocked.push(m.text());
+  });
   await acceptNecessaryCookies(page);
   await page.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
   const email = makeEmail('offline');
@@ -167,6 +173,9 @@ test('synced data shows without reload, opens offline, and an offline write uplo
     [notification!.id, readAt] as const,
   );
   expect(await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud')).toEqual([{ n: 1 }]);
+  // What usePendingIds shows as "pending" in the UI.
+  expect(await queryReplica(page, PENDING_IDS_SQL, ['notifications'])).toEqual([{ id: notification!.id }]);
+  expect(await queryReplica(page, PENDING_IDS_SQL, ['messages'])).toEqual([]);
   await page.waitForTimeout(1500);
   expect(await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud')).toEqual([{ n: 1 }]);
   const before = await getServerRows(
@@ -189,4 +198,71 @@ test('synced data shows without reload, opens offline, and an offline write uplo
     `notifications?id=eq.${notification!.id}&select=read_at`,
   );
   expect(Date.parse(String(after[0]?.['read_at']))).toBe(Date.parse(readAt));
+  // The sync engine's workers and WASM run under the strict CSP without anything being blocked.
+  expect(blocked).toEqual([]);
+});
+
+async function signUpWithReplica(page: Page, request: APIRequestContext, tag: string): Promise<string> {
+  await signUpAndConfirm(page, request, makeEmail(tag));
+  await expect
+    .poll(async () => (await queryReplica<{ id: string }>(page, 'select id from profiles')).length, {
+      timeout: 30_000,
+    })
+    .toBe(1);
+  const [{ id } = { id: '' }] = await queryReplica<{ id: string }>(page, 'select id from profiles');
+  return id;
+}
+
+test('a write the server refuses leaves the queue and the member is told in plain words', async ({
+  page,
+  request,
+}) => {
+  await acceptNecessaryCookies(page);
+  await page.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
+  const memberId = await signUpWithReplica(page, request, 'refused');
+  // A block "by" someone else: row-level security refuses it (42501), so retrying would never help.
+  await page.evaluate(
+    async ([me, other]) => {
+      const db = (window as unknown as { heartsyncReplica: ReplicaHandle }).heartsyncReplica;
+      await db.execute(
+        'insert into blocked_users (id, blocker_id, blocked_id, created_at) values (uuid(), ?, ?, ?)',
+        [other, me, new Date().toISOString()],
+      );
+    },
+    [memberId, crypto.randomUUID()] as const,
+  );
+  await expect(page.getByText('We could not save your block')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(/not allowed to do this/)).toBeVisible();
+  await expect
+    .poll(async () => (await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud'))[0]?.n)
+    .toBe(0);
+  // The server's state wins: the refused row disappears from the device too.
+  await expect
+    .poll(
+      async () => (await queryReplica<{ n: number }>(page, 'select count(*) as n from blocked_users'))[0]?.n,
+      {
+        timeout: 20_000,
+      },
+    )
+    .toBe(0);
+});
+
+test('signing out clears the replica, so the next member on the device sees only their own rows', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await acceptNecessaryCookies(page);
+  await page.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
+  const first = await signUpWithReplica(page, request, 'first');
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect
+    .poll(() => page.evaluate(() => localStorage.getItem('heartsync.replicaOwner')), { timeout: 20_000 })
+    .toBeNull();
+
+  const second = await signUpWithReplica(page, request, 'second');
+  expect(second).not.toBe(first);
+  expect(await queryReplica<{ id: string }>(page, 'select id from profiles')).toEqual([{ id: second }]);
+  expect(await page.evaluate(() => localStorage.getItem('heartsync.replicaOwner'))).toBe(second);
 });
