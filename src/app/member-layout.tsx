@@ -16,6 +16,8 @@ const ReplicaProvider = lazy(() =>
 
 // Opens the member's replica by itself so a new match pops up on every page (spec §2).
 const MatchPopupHost = lazy(() => import('../features/layout/match-popup-host.tsx'));
+// Delivery receipts, message notifications and sidebar unread counts; needs the replica, so loaded with it.
+const MemberBackground = lazy(() => import('../features/messages/member-background.tsx'));
 
 const SIDEBAR_COOKIE = 'sidebar_state';
 const SIDEBAR_COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60;
@@ -114,6 +116,7 @@ export function MemberLayout() {
         <div className="flex-1">
           <Suspense fallback={<PageLoading />}>
             <ReplicaProvider>
+              <MemberBackground />
               <Outlet />
             </ReplicaProvider>
           </Suspense>

@@ -9,13 +9,14 @@ import { ThemeMenu } from '../../ui/theme-menu.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { useUnreadLikesCount } from '../likes/likes-queries.ts';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
+import { useUnreadCounts } from '../notifications/unread-store.ts';
 import { useEntitlement } from './use-entitlement.ts';
 
 export interface NavItem {
   label: string;
   to: string;
   icon: string;
-  badge?: 'likes';
+  badge?: 'likes' | 'messages' | 'notifications';
   premium?: boolean;
 }
 
@@ -27,7 +28,7 @@ export const MEMBER_NAV_GROUPS: { group: string; items: NavItem[] }[] = [
       { label: 'Find Matches', to: '/find-matches', icon: '🔍' },
       { label: 'My Matches', to: '/match-list', icon: '💞' },
       { label: 'Likes', to: '/likes', icon: '❤️', badge: 'likes' },
-      { label: 'Messages', to: '/messages', icon: '💬', premium: true },
+      { label: 'Messages', to: '/messages', icon: '💬', premium: true, badge: 'messages' },
     ],
   },
   {
@@ -40,7 +41,7 @@ export const MEMBER_NAV_GROUPS: { group: string; items: NavItem[] }[] = [
   {
     group: 'Notifications & Help',
     items: [
-      { label: 'Notifications', to: '/notifications', icon: '🔔' },
+      { label: 'Notifications', to: '/notifications', icon: '🔔', badge: 'notifications' },
       { label: 'Help', to: '/help', icon: '❓' },
     ],
   },
@@ -85,6 +86,7 @@ function useOwnCard() {
 export function MemberNav({ expanded, onNavigate }: { expanded: boolean; onNavigate?: () => void }) {
   const { entitlement } = useEntitlement();
   const { data: unread = 0 } = useUnreadLikesCount();
+  const unreadCounts = useUnreadCounts();
   const showPremium = !entitlement?.isPremium;
   return (
     <>
@@ -113,6 +115,15 @@ export function MemberNav({ expanded, onNavigate }: { expanded: boolean; onNavig
                     >
                       {unread}
                       <span className="sr-only"> new likes</span>
+                    </span>
+                  )}
+                  {(l.badge === 'messages' || l.badge === 'notifications') && unreadCounts[l.badge] > 0 && (
+                    <span
+                      className="rounded-full bg-primary px-1.5 text-xs text-white"
+                      data-testid={`${l.badge}-badge`}
+                    >
+                      {unreadCounts[l.badge]}
+                      <span className="sr-only"> unread</span>
                     </span>
                   )}
                   {l.premium && showPremium && (
