@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Most server and SQL tests wait on I/O (the server, PostgreSQL, sockets): more files than cores in
+    // flight keeps a 2-core CI machine busy without starving timing-sensitive tests.
+    maxWorkers: 3,
     projects: [
       {
         test: {
