@@ -31,6 +31,7 @@ export async function openPostgres(
   pool.on('error', (e) => options.onError?.(e));
   const base = wrap(pool);
   const listeners = new Set<pg.PoolClient>();
+  let closed = false;
   return {
     kind: 'postgres',
     ...base,
@@ -59,25 +60,66 @@ export async function openPostgres(
     },
     async listen(channel, onNotify) {
       if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
-      const client = await pool.connect();
-      listeners.add(client);
       const handler = (msg: pg.Notification) => {
         if (msg.channel === channel) onNotify(msg.payload ?? '');
       };
-      client.on('notification', handler);
-      client.on('error', (e) => options.onError?.(e));
-      await client.query(`listen ${channel}`);
-      return async () => {
+      let current: pg.PoolClient | undefined;
+      let stopped = false;
+      const attach = async () => {
+        const client = await pool.connect();
+        client.on('notification', handler);
+        client.on('error', (e) => {
+          options.onError?.(e);
+          if (current !== client) return;
+          // The connection is gone (database restart, network cut): drop it and LISTEN on a new one.
+          // Notifications sent meanwhile are lost; callers that need every change also poll.
+          current = undefined;
+          listeners.delete(client);
+          client.release(e);
+          void reattach();
+        });
+        try {
+          await client.query(`listen ${channel}`);
+        } catch (e) {
+          client.release(e as Error);
+          throw e;
+        }
+        current = client;
+        listeners.add(client);
+      };
+      const reattach = async () => {
+        for (let delay = 200; !stopped && !closed; delay = Math.min(delay * 2, 5000)) {
+          await new Promise((r) => setTimeout(r, delay));
+          if (stopped || closed) return;
+          try {
+            await attach();
+            if (stopped || closed) await detach();
+            return;
+          } catch (e) {
+            options.onError?.(e as Error);
+          }
+        }
+      };
+      const detach = async () => {
+        const client = current;
+        current = undefined;
+        if (!client) return;
         client.off('notification', handler);
         listeners.delete(client);
         await client.query(`unlisten ${channel}`).catch(() => {});
         client.release();
+      };
+      await attach();
+      return async () => {
+        stopped = true;
+        await detach();
       };
     },
     async ping() {
       await pool.query('select 1');
     },
     async close() {
+      closed = true;
       for (const c of listeners) c.release();
       listeners.clear();
       await pool.end();
