@@ -1,7 +1,7 @@
 // The public area in the browser: landing, navigation, every public page's accessibility, cookie consent, themes, keyboard.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { acceptNecessaryCookies, makeEmail } from './support/accounts.ts';
+import { test, type Page } from '@playwright/test';
+import { acceptNecessaryCookies, expect, makeEmail } from './support/accounts.ts';
 
 const PUBLIC_PAGES: Array<[string, RegExp]> = [
   ['/', /Find Your/],

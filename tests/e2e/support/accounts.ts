@@ -1,5 +1,8 @@
 // Helpers for account journeys: unique addresses, links from the server's outbox, a confirmed member ready to sign in.
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, type APIRequestContext, type Page } from '@playwright/test';
+
+// The member area opens a local database (wa-sqlite) first; on a busy shared machine that takes seconds.
+export const expect = baseExpect.configure({ timeout: 15_000 });
 
 export const PASSWORD = 'Str0ng!Passw0rd';
 
