@@ -273,7 +273,6 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
         other: c.other_id,
         content: path,
         type: 'image',
-        metadata: { path },
       });
     } catch {
       toast({
