@@ -94,8 +94,8 @@ describe.each(getDatabaseKinds())('member replicas on %s', (kind) => {
       ),
     );
 
-  async function expectReplicaMatchesRls(c: SyncClient, sub: string) {
-    for (const table of rlsEqualTables) {
+  async function expectReplicaMatchesRls(c: SyncClient, sub: string, tables = rlsEqualTables) {
+    for (const table of tables) {
       const expected = (await rlsIds(sub, table)).sort();
       await waitFor(
         async () => (await replicaIds(c, table)).sort(),
@@ -182,7 +182,7 @@ describe.each(getDatabaseKinds())('member replicas on %s', (kind) => {
     expect(await aliceClient.db.getAll('select * from ps_crud')).toEqual([]);
   });
 
-  it('an unmatch removes the match from both replicas, which still equal what RLS grants', async () => {
+  it('an unmatch removes the match, conversation and messages from both replicas; the rest equals RLS', async () => {
     await asActor(t.db, member(bob), (tx) =>
       tx.query(
         'delete from public.matches where user_id_1 = least($1::uuid, $2::uuid) and user_id_2 = greatest($1::uuid, $2::uuid)',
@@ -194,8 +194,17 @@ describe.each(getDatabaseKinds())('member replicas on %s', (kind) => {
         () => replicaIds(c, 'matches'),
         (v) => v.length === 0,
       );
-    await expectReplicaMatchesRls(aliceClient, alice);
-    await expectReplicaMatchesRls(bobClient, bob);
+    // The history stays readable through the REST API (RLS), but leaves the replicas with the match.
+    for (const c of [aliceClient, bobClient])
+      for (const table of ['conversations', 'messages'])
+        await waitFor(
+          () => replicaIds(c, table),
+          (v) => v.length === 0,
+        );
+    expect(await rlsIds(alice, 'conversations')).toEqual([conversationId]);
+    const stillEqual = rlsEqualTables.filter((n) => n !== 'conversations' && n !== 'messages');
+    await expectReplicaMatchesRls(aliceClient, alice, stillEqual);
+    await expectReplicaMatchesRls(bobClient, bob, stillEqual);
   });
 
   it('refuses a stream without a valid member token and a malformed request, changing nothing', async () => {

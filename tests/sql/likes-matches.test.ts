@@ -295,6 +295,9 @@ describe.each(getDatabaseKinds())('likes and matches on %s', (kind) => {
       [a, b],
     );
     await db.query('delete from public.blocked_users where blocker_id = $1', [a]);
+    // The block ended the match (0050), so the pair likes each other again to message.
+    await like(a, b);
+    await like(b, a);
     const probe = await asActor(db, member(nosy), (tx) =>
       tx.query<{ ok: boolean }>('select public.can_message($1, $2, $3) ok', [m.rows[0]?.id, a, b]),
     );

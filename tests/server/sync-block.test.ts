@@ -1,0 +1,187 @@
+// A block and an unmatch reach the members' replicas (real @powersync/node clients, real rules and
+// server): the pair's match, conversation and messages leave both replicas, a block also takes each
+// member's card off the other's, and a third member's rows stay where they were.
+import crypto from 'node:crypto';
+import { Schema, Table, column } from '@powersync/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asActor, member } from '../support/as-role.ts';
+import { getDatabaseKinds } from '../support/test-databases.ts';
+import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { createMember, makeMatch } from '../sql/support/members.ts';
+import { openSyncClient, waitFor, type SyncClient } from './sync-support.ts';
+
+const schema = new Schema({
+  public_profiles: new Table({ name: column.text }),
+  user_interactions: new Table({
+    user_id: column.text,
+    target_id: column.text,
+    interaction_type: column.text,
+  }),
+  matches: new Table({ user_id_1: column.text, user_id_2: column.text }),
+  conversations: new Table({
+    participant1_id: column.text,
+    participant2_id: column.text,
+    match_id: column.text,
+  }),
+  messages: new Table({ conversation_id: column.text, sender_id: column.text, content: column.text }),
+});
+
+const tables = ['public_profiles', 'user_interactions', 'matches', 'conversations', 'messages'] as const;
+type Replica = Record<(typeof tables)[number], string[]>;
+
+describe.each(getDatabaseKinds())('blocks and unmatches on replicas on %s', (kind) => {
+  let t: TestServer;
+  let alice: string;
+  let bob: string;
+  let carol: string;
+  let dave: string;
+  const pairs: Record<string, { matchId: string; conversationId: string; messageId: string }> = {};
+  const clients: Record<string, SyncClient> = {};
+
+  const token = (sub: string) =>
+    t.server.ctx.keys.sign(
+      { role: 'authenticated', sub, email: `${sub}@example.test`, aud: 'authenticated' } as never,
+      3600,
+    );
+
+  async function readReplica(c: SyncClient): Promise<Replica> {
+    const out = {} as Replica;
+    for (const table of tables) {
+      out[table] = (await c.db.getAll<{ id: string }>(`select id from ${table} order by id`)).map(
+        (r) => r.id,
+      );
+    }
+    return out;
+  }
+  /** Waits until the replica settles on the expected rows (every table compared, sorted). */
+  async function expectReplica(c: SyncClient, expected: Replica) {
+    const sorted = (r: Replica) => JSON.stringify(tables.map((n) => [...r[n]].sort()));
+    await waitFor(
+      () => readReplica(c),
+      (r) => sorted(r) === sorted(expected),
+      15_000,
+      20,
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}; expected ${sorted(expected)}`);
+    });
+  }
+  /** The replica a member should hold: the given pairs' rows, the given cards, and every interaction id the server keeps for them. */
+  async function expectedReplica(sub: string, pairKeys: string[], cards: string[]): Promise<Replica> {
+    const likes = await t.db.query<{ id: string }>(
+      `select id::text as id from public.user_interactions
+       where user_id = $1 or (target_id = $1 and interaction_type = 'like')`,
+      [sub],
+    );
+    const ps = pairKeys.map((k) => pairs[k]).filter((p) => p !== undefined);
+    return {
+      public_profiles: [sub, ...cards],
+      user_interactions: likes.rows.map((r) => r.id),
+      matches: ps.map((p) => p.matchId),
+      conversations: ps.map((p) => p.conversationId),
+      messages: ps.map((p) => p.messageId),
+    };
+  }
+
+  async function matchWithMessage(key: string, a: string, b: string) {
+    const m = await makeMatch(t.db, a, b);
+    const messageId = crypto.randomUUID();
+    await asActor(t.db, member(a), (tx) =>
+      tx.query(
+        `insert into public.messages (id, conversation_id, sender_id, recipient_id, content) values ($1, $2, $3, $4, 'hello')`,
+        [messageId, m.conversationId, a, b],
+      ),
+    );
+    pairs[key] = { ...m, messageId };
+  }
+
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+    alice = await createMember(t.db, { name: 'Alice' });
+    bob = await createMember(t.db, { name: 'Bob' });
+    carol = await createMember(t.db, { name: 'Carol' });
+    dave = await createMember(t.db, { name: 'Dave' });
+    await matchWithMessage('alice-bob', alice, bob);
+    await matchWithMessage('alice-carol', alice, carol);
+    await matchWithMessage('bob-dave', bob, dave);
+    for (const [name, sub] of [
+      ['alice', alice],
+      ['bob', bob],
+      ['carol', carol],
+      ['dave', dave],
+    ] as const) {
+      clients[name] = await openSyncClient(t, schema, () => token(sub));
+    }
+    for (const c of Object.values(clients)) await c.db.waitForFirstSync();
+  });
+
+  afterAll(async () => {
+    for (const c of Object.values(clients)) await c.close();
+    await t?.close();
+  });
+
+  const client = (name: string) => {
+    const c = clients[name];
+    if (!c) throw new Error(`no client ${name}`);
+    return c;
+  };
+
+  it('before: each member holds their matches, conversations, messages and matched cards', async () => {
+    await expectReplica(
+      client('alice'),
+      await expectedReplica(alice, ['alice-bob', 'alice-carol'], [bob, carol]),
+    );
+    await expectReplica(client('bob'), await expectedReplica(bob, ['alice-bob', 'bob-dave'], [alice, dave]));
+    await expectReplica(client('carol'), await expectedReplica(carol, ['alice-carol'], [alice]));
+    // The rows really are there (not just an empty expectation meeting an empty replica).
+    const bobs = await readReplica(client('bob'));
+    expect(bobs.messages).toContain(pairs['alice-bob']?.messageId);
+    expect(bobs.user_interactions).toHaveLength(4);
+  });
+
+  it("a block removes the pair's match, cards, likes, conversation and messages from both replicas only", async () => {
+    await asActor(t.db, member(bob), (tx) =>
+      tx.query('insert into public.blocked_users (blocker_id, blocked_id) values ($1, $2)', [bob, alice]),
+    );
+    await expectReplica(client('alice'), await expectedReplica(alice, ['alice-carol'], [carol]));
+    await expectReplica(client('bob'), await expectedReplica(bob, ['bob-dave'], [dave]));
+    for (const name of ['alice', 'bob']) {
+      const r = await readReplica(client(name));
+      expect(r.messages).not.toContain(pairs['alice-bob']?.messageId);
+      expect(r.conversations).not.toContain(pairs['alice-bob']?.conversationId);
+    }
+    expect((await readReplica(client('alice'))).public_profiles).not.toContain(bob);
+    expect((await readReplica(client('bob'))).public_profiles).not.toContain(alice);
+    // Third members keep everything.
+    await expectReplica(client('carol'), await expectedReplica(carol, ['alice-carol'], [alice]));
+    await expectReplica(client('dave'), await expectedReplica(dave, ['bob-dave'], [bob]));
+    // The history stays on the server (export, moderation), only without a match.
+    const kept = await t.db.query('select match_id from public.conversations where id = $1', [
+      pairs['alice-bob']?.conversationId,
+    ]);
+    expect(kept.rows).toEqual([{ match_id: null }]);
+  });
+
+  it('an unmatch removes the match, conversation and messages from both replicas only', async () => {
+    await asActor(t.db, member(carol), (tx) =>
+      tx.query('delete from public.matches where id = $1', [pairs['alice-carol']?.matchId]),
+    );
+    // The likes stay (so the pair is not offered again), and with them each other's card.
+    await expectReplica(client('alice'), await expectedReplica(alice, [], [carol]));
+    await expectReplica(client('carol'), await expectedReplica(carol, [], [alice]));
+    await expectReplica(client('dave'), await expectedReplica(dave, ['bob-dave'], [bob]));
+    await expectReplica(client('bob'), await expectedReplica(bob, ['bob-dave'], [dave]));
+    expect((await readReplica(client('carol'))).messages).toEqual([]);
+  });
+
+  it('a report removes the pair from both replicas like a block', async () => {
+    await asActor(t.db, member(dave), (tx) =>
+      tx.query(`insert into public.reports (reporter_id, reported_id, category) values ($1, $2, 'spam')`, [
+        dave,
+        bob,
+      ]),
+    );
+    await expectReplica(client('bob'), await expectedReplica(bob, [], []));
+    await expectReplica(client('dave'), await expectedReplica(dave, [], []));
+    await expectReplica(client('carol'), await expectedReplica(carol, [], [alice]));
+  });
+});
