@@ -63,8 +63,8 @@ async function expectNoSeriousA11yViolations(page: Page) {
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
-async function newMemberPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext();
+async function newMemberPage(browser: Browser, baseURL: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
   await acceptNecessaryCookies(page);
   return page;
@@ -100,8 +100,8 @@ test('two members: profile with a photo, discovery, like and like back, match po
   const auth = await getServiceAuth(request, baseURL!);
   const emailA = makeEmail('alice');
   const emailB = makeEmail('bruno');
-  const a = await newMemberPage(browser);
-  const b = await newMemberPage(browser);
+  const a = await newMemberPage(browser, baseURL!);
+  const b = await newMemberPage(browser, baseURL!);
   await signUpAndConfirm(a, request, emailA);
   await signUpAndConfirm(b, request, emailB);
   const idB = await getMemberId(request, auth, emailB);
@@ -181,7 +181,7 @@ test('two members: profile with a photo, discovery, like and like back, match po
 
   // Blocking from the likes page: a third member who liked B disappears for B, and B from their deck.
   const emailC = makeEmail('carol');
-  const c = await newMemberPage(browser);
+  const c = await newMemberPage(browser, baseURL!);
   await signUpAndConfirm(c, request, emailC);
   const idC = await getMemberId(request, auth, emailC);
   await setProfile(request, auth, idC, {
@@ -227,7 +227,7 @@ test('two members: profile with a photo, discovery, like and like back, match po
 
   // Offline swiping: C's like waits in the queue and uploads once back online.
   const emailD = makeEmail('dave');
-  const d = await newMemberPage(browser);
+  const d = await newMemberPage(browser, baseURL!);
   await signUpAndConfirm(d, request, emailD);
   const idD = await getMemberId(request, auth, emailD);
   await setProfile(request, auth, idD, {
