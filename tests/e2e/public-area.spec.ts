@@ -159,20 +159,23 @@ test('the default theme follows the system preference', async ({ page }) => {
 test('the main controls are reachable by keyboard', async ({ page }) => {
   await acceptNecessaryCookies(page);
   await page.goto('/login');
+  await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
   const reached = new Set<string>();
   for (let i = 0; i < 15; i++) {
     await page.keyboard.press('Tab');
     reached.add(
       await page.evaluate(() => {
-        const el = document.activeElement as HTMLElement | null;
-        return (el?.getAttribute('aria-label') || el?.textContent || el?.id || '').trim();
+        const el = document.activeElement as HTMLInputElement | null;
+        const label = el?.labels?.[0]?.textContent;
+        return (el?.getAttribute('aria-label') || label || el?.textContent || el?.id || '').trim();
       }),
     );
   }
   for (const name of [
-    'login-email',
-    'login-password',
+    'Email',
+    'Password',
     'Show password',
+    'Remember me',
     'Forgot password?',
     'Sign In',
     'Create Account',
