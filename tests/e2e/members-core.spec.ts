@@ -255,4 +255,31 @@ test('two members: profile with a photo, discovery, like and like back, match po
   expect(await likesOf()).toBe(0);
   await c.context().setOffline(false);
   await expect.poll(likesOf, { timeout: 60_000 }).toBe(1);
+
+  // Unmatch asks first, then removes the match for both.
+  await a.goto('/match-list');
+  const row = a.getByTestId('match-row').filter({ hasText: 'Bruno' });
+  await expect(row).toBeVisible({ timeout: 20_000 });
+  await row.getByRole('button', { name: 'Unmatch' }).click();
+  await expect(a.getByRole('alertdialog')).toContainText('Unmatch Bruno?');
+  await expectNoSeriousA11yViolations(a);
+  await a.getByRole('alertdialog').getByRole('button', { name: 'Unmatch' }).click();
+  await expect(row).toHaveCount(0);
+  const idA = await getMemberId(request, auth, emailA);
+  await expect
+    .poll(
+      async () => {
+        const r = await request.get(
+          `/rest/v1/matches?select=id&or=(user_id_1.eq.${idA},user_id_2.eq.${idA})`,
+          {
+            headers: headers(auth),
+          },
+        );
+        return ((await r.json()) as unknown[]).length;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(0);
+  await b.goto('/match-list');
+  await expect(b.getByText('No matches yet.')).toBeVisible({ timeout: 30_000 });
 });
