@@ -1,0 +1,211 @@
+// Messaging with two members in two browser contexts: real-time exchange, offline sending (pending, then once
+// and in order), a draft surviving a reload, typing indicator, read receipts, notifications, data export, axe.
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { createKeys } from '../../server/auth/keys.ts';
+import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+
+test.describe.configure({ mode: 'serial', timeout: 240_000 });
+
+interface ServiceAuth {
+  anonKey: string;
+  token: string;
+}
+
+/** A service_role token signed with the server's key from the data folder, as a backend job would hold. */
+async function getServiceAuth(request: APIRequestContext, baseURL: string): Promise<ServiceAuth> {
+  const dataDir = process.env['E2E_DATA_DIR'];
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set by the global setup');
+  const jwk = JSON.parse(fs.readFileSync(path.join(dataDir, 'jwt-key.json'), 'utf8')) as Parameters<
+    typeof createKeys
+  >[0];
+  const keys = await createKeys(jwk, `${baseURL}/auth/v1`);
+  const { anonKey } = (await (await request.get('/app-config.json')).json()) as { anonKey: string };
+  return { anonKey, token: await keys.sign({ role: 'service_role' } as never, 600) };
+}
+
+const serviceHeaders = (auth: ServiceAuth) => ({
+  apikey: auth.anonKey,
+  authorization: `Bearer ${auth.token}`,
+  'content-type': 'application/json',
+});
+
+async function getMemberId(request: APIRequestContext, auth: ServiceAuth, email: string): Promise<string> {
+  const res = await request.get(`/rest/v1/profiles?select=id&email=eq.${encodeURIComponent(email)}`, {
+    headers: serviceHeaders(auth),
+  });
+  const rows = (await res.json()) as { id: string }[];
+  expect(rows).toHaveLength(1);
+  return rows[0]!.id;
+}
+
+async function serviceWrite(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  method: 'post' | 'patch',
+  url: string,
+  data: unknown,
+) {
+  const res = await request[method](url, { headers: serviceHeaders(auth), data });
+  expect(res.ok(), await res.text()).toBe(true);
+}
+
+async function expectNoSeriousA11yViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+async function newMemberPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  await acceptNecessaryCookies(page);
+  // The layout's match popup greets both members of the new match on whatever page they are.
+  await page.addLocatorHandler(page.getByRole('button', { name: 'Keep Swiping' }), async (button) => {
+    await button.click();
+  });
+  return page;
+}
+
+async function openConversation(page: Page, otherName: string) {
+  await page.goto('/messages');
+  await page
+    .getByRole('list', { name: 'Conversations' })
+    .getByRole('button', { name: new RegExp(otherName) })
+    .click();
+  await expect(page.getByRole('heading', { name: otherName, level: 2 })).toBeVisible();
+}
+
+const thread = (page: Page) => page.getByRole('list', { name: 'Messages' });
+const input = (page: Page) => page.getByLabel(/^Message /);
+
+test('two members message in real time, offline, with drafts, typing, receipts, notifications and export', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const auth = await getServiceAuth(request, baseURL!);
+  const emailA = makeEmail('mira');
+  const emailB = makeEmail('nils');
+  const a = await newMemberPage(browser);
+  const b = await newMemberPage(browser);
+  await signUpAndConfirm(a, request, emailA);
+  await signUpAndConfirm(b, request, emailB);
+  const idA = await getMemberId(request, auth, emailA);
+  const idB = await getMemberId(request, auth, emailB);
+  await serviceWrite(request, auth, 'patch', `/rest/v1/profiles?id=eq.${idA}`, { name: 'Mira Example' });
+  await serviceWrite(request, auth, 'patch', `/rest/v1/profiles?id=eq.${idB}`, {
+    name: 'Nils Example',
+    street_address: '7 Hidden Road',
+    zip_code: 'NW1 6XE',
+  });
+  // A mutual like makes the match and its conversation (SQL triggers).
+  for (const [from, to] of [
+    [idA, idB],
+    [idB, idA],
+  ])
+    await serviceWrite(request, auth, 'post', '/rest/v1/user_interactions', {
+      user_id: from,
+      target_id: to,
+      interaction_type: 'like',
+    });
+
+  await openConversation(a, 'Nils');
+  await openConversation(b, 'Mira');
+  await expectNoSeriousA11yViolations(a);
+
+  // Whitespace is never sent; Shift+Enter makes a new line; Enter sends.
+  await input(a).fill('   ');
+  await input(a).press('Enter');
+  await expect(thread(a).locator('[data-message-id]')).toHaveCount(0);
+  await input(a).fill('Hi Nils!');
+  await input(a).press('Shift+Enter');
+  await input(a).pressSequentially('How are you?');
+  await input(a).press('Enter');
+  await expect(input(a)).toHaveValue('');
+  await expect(thread(b).getByText('Hi Nils!\nHow are you?')).toBeVisible();
+
+  // B has the thread open, so A's message becomes read; A sees the receipt.
+  await expect(thread(a).locator('[data-message-id]').last()).toHaveAttribute('data-status', 'read', {
+    timeout: 30_000,
+  });
+  await expect(thread(a).locator('.message-status').last()).toHaveText('Read');
+
+  // Typing indicator over the conversation channel.
+  await input(b).pressSequentially('I am typ');
+  await expect(a.getByText('Nils is typing...')).toBeVisible();
+  await input(b).press('Enter');
+  await expect(thread(a).getByText('I am typ')).toBeVisible();
+
+  // A goes offline and writes three messages: pending, then all arrive once and in order.
+  await a.context().setOffline(true);
+  for (const text of ['offline one', 'offline two', 'offline three']) {
+    await input(a).fill(text);
+    await input(a).press('Enter');
+  }
+  const pendingRows = thread(a).locator('[data-status="pending"]');
+  await expect(pendingRows).toHaveCount(3);
+  await expect(pendingRows.first()).toContainText('Sending...');
+  await a.context().setOffline(false);
+  await expect(pendingRows).toHaveCount(0, { timeout: 60_000 });
+  await expect(thread(b).getByText('offline three')).toBeVisible({ timeout: 60_000 });
+  const seenByB = await thread(b).locator('[data-message-id] p:first-child').allTextContents();
+  expect(seenByB.filter((t) => t.startsWith('offline'))).toEqual([
+    'offline one',
+    'offline two',
+    'offline three',
+  ]);
+
+  // A draft survives a reload.
+  await input(a).fill('a draft for later');
+  await a.waitForTimeout(800);
+  await a.reload();
+  await a.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: /Nils/ }).click();
+  await expect(input(a)).toHaveValue('a draft for later');
+
+  // Notifications: B has message notifications, marks one and then all read.
+  await b.goto('/notifications');
+  const list = b.getByRole('list', { name: 'Notifications' });
+  await expect(list.getByText('New message from Mira').first()).toBeVisible();
+  await expectNoSeriousA11yViolations(b);
+  const unreadBefore = await list.locator('li[data-read="false"]').count();
+  expect(unreadBefore).toBeGreaterThan(1);
+  await list
+    .getByRole('button', { name: /^Mark ".*" as read$/ })
+    .first()
+    .click();
+  await expect(list.locator('li[data-read="false"]')).toHaveCount(unreadBefore - 1);
+  await b.getByRole('button', { name: 'Mark all as read' }).click();
+  await expect(b.getByText('You are all caught up.')).toBeVisible();
+  await expect(list.locator('li[data-read="false"]')).toHaveCount(0);
+
+  // Dashboard and account settings pass axe.
+  await b.goto('/dashboard');
+  await expect(b.getByRole('heading', { name: 'Profile completeness' })).toBeVisible();
+  await expect(b.getByTestId('stat-matches')).toHaveText('1');
+  await expectNoSeriousA11yViolations(b);
+
+  // Data export: A's messages are in it, B's private fields and e-mail are not.
+  await a.goto('/account');
+  await expect(a.getByRole('heading', { name: 'Your data' })).toBeVisible();
+  await expectNoSeriousA11yViolations(a);
+  const [download] = await Promise.all([
+    a.waitForEvent('download'),
+    a.getByRole('button', { name: 'Download my data' }).click(),
+  ]);
+  const text = fs.readFileSync((await download.path())!, 'utf8');
+  const doc = JSON.parse(text) as { messages: { content: string }[]; profile: { email: string } };
+  expect(doc.profile.email).toBe(emailA);
+  expect(doc.messages.map((m) => m.content)).toEqual(
+    expect.arrayContaining([
+      'Hi Nils!\nHow are you?',
+      'offline one',
+      'offline two',
+      'offline three',
+      'I am typ',
+    ]),
+  );
+  for (const secret of ['7 Hidden Road', 'NW1 6XE', emailB]) expect(text).not.toContain(secret);
+});
