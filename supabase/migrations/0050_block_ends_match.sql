@@ -60,6 +60,26 @@ create trigger blocked_users_end_pair after insert on public.blocked_users
 create trigger reports_end_pair after insert on public.reports
   for each row execute function public.end_hidden_pair();
 
+-- No like or skip across a hidden pair, whoever writes it (the member policy already refuses members). The
+-- pair lock closes the race with a block being committed: whichever takes it second sees the other.
+-- The error reads like the policy's, so the blocked member learns no more than before.
+create or replace function public.refuse_hidden_interaction() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  perform pg_advisory_xact_lock(hashtext(least(new.user_id, new.target_id)::text),
+    hashtext(greatest(new.user_id, new.target_id)::text));
+  if public.is_hidden_pair(new.user_id, new.target_id) then
+    raise exception 'new row violates row-level security policy for table "user_interactions"'
+      using errcode = '42501';
+  end if;
+  return new;
+end;
+$$;
+revoke execute on function public.refuse_hidden_interaction() from public, anon, authenticated;
+-- Named to run before user_interactions_like_limit (before-row triggers fire in name order).
+create trigger user_interactions_hidden_pair before insert on public.user_interactions
+  for each row execute function public.refuse_hidden_interaction();
+
 -- Pairs already hidden before this migration get the same clean-up.
 delete from public.matches m
 where exists (

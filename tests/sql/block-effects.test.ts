@@ -131,11 +131,11 @@ describe.each(getDatabaseKinds())('block and report effects on %s', (kind) => {
       const newTable = action === 'block' ? 'blocked_users' : 'reports';
       expect((after[newTable] ?? []).length).toBe((before[newTable] ?? []).length + 1);
 
-      // A later like in either direction is refused, and even the service role cannot make them match again.
+      // A later like or skip in either direction is refused, to members and to the service role alike.
       await expectSqlError(like(a, b), '42501');
       await expectSqlError(like(b, a), '42501');
-      await addInteraction(db, a, b);
-      await addInteraction(db, b, a);
+      await expectSqlError(addInteraction(db, a, b), '42501');
+      await expectSqlError(addInteraction(db, b, a, 'skip'), '42501');
       const rematched = await db.query(
         'select 1 from public.matches where user_id_1 = least($1::uuid, $2::uuid) and user_id_2 = greatest($1::uuid, $2::uuid)',
         [a, b],

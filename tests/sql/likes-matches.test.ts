@@ -123,8 +123,8 @@ describe.each(getDatabaseKinds())('likes and matches on %s', (kind) => {
       like(a, await createMember(db)).then(() => like(a, b)),
       '42501',
     );
-    // Even the service role writing the answering like does not bring a match across a block.
-    await addInteraction(db, b, a);
+    // Even the service role cannot write the answering like across a block (0050), so no match.
+    await expectSqlError(addInteraction(db, b, a), '42501');
     expect(await countPair(a, b)).toEqual({ matches: 0, conversations: 0 });
   });
 
