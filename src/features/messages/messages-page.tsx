@@ -331,7 +331,12 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
       </header>
       <ol aria-label="Messages" aria-live="polite" className="flex-1 space-y-2 overflow-y-auto p-3">
         {messages.map((m) => (
-          <Bubble key={m.id} m={m} mine={m.sender_id === me} pending={pending.has(m.id)} />
+          <Bubble
+            key={m.id}
+            m={m}
+            mine={m.sender_id === me}
+            pending={m.sender_id === me && pending.has(m.id)}
+          />
         ))}
         <li ref={endRef} aria-hidden="true" />
       </ol>
