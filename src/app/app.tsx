@@ -56,11 +56,7 @@ const CookiesPage = lazy(() => legal().then((m) => ({ default: m.CookiesPage }))
 const NotFoundPage = lazy(() => legal().then((m) => ({ default: m.NotFoundPage })));
 
 /** Routes signed-in members reach through the guard wrapping the page (spec §2). */
-const GUARDED_PLACEHOLDERS = [
-  '/agent-settings',
-  '/pricing',
-  '/dating-resources',
-];
+const GUARDED_PLACEHOLDERS = ['/agent-settings', '/pricing', '/dating-resources'];
 /** Routes that redirect to /login when signed out. */
 const SIGNED_IN_ONLY = ['/checkout', '/payment-success'];
 
