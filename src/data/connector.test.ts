@@ -104,6 +104,21 @@ describe.each(getDatabaseKinds())('connector uploads on %s', (kind) => {
     expect(rows[0]).toEqual({ ...before.rows[0], bio: 'Loves hiking' });
   });
 
+  it('array columns kept as JSON text in the replica reach the server as arrays', async () => {
+    const result = await uploadCrudEntry(a.client, {
+      op: 'PATCH' as never,
+      table: 'profiles',
+      id: a.id,
+      opData: { interests: JSON.stringify(['hiking', 'jazz']), languages: '["en","fr"]' },
+    });
+    expect(result).toEqual({ outcome: 'ok' });
+    const { rows } = await t.db.query<{ interests: string[]; languages: string[] }>(
+      'select interests, languages from public.profiles where id = $1',
+      [a.id],
+    );
+    expect(rows[0]).toEqual({ interests: ['hiking', 'jazz'], languages: ['en', 'fr'] });
+  });
+
   it('a write the server forbids is refused, not retried, and changes nothing', async () => {
     // Ada cannot block on Bob's behalf (RLS), nor change the e-mail column (no grant).
     const forged = await uploadCrudEntry(a.client, {

@@ -6,6 +6,7 @@ import type {
   PowerSyncCredentials,
 } from '@powersync/common';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { STRUCTURED_COLUMNS, type SyncedTableName } from './schema.ts';
 import {
   classifyUploadError,
   describeRefusal,
@@ -57,6 +58,29 @@ function toUploadError(
   return { code: error.code, message: error.message, details: error.details, hint: error.hint, status };
 }
 
+/**
+ * The replica keeps arrays and json as JSON text; the server wants the values. Text that is not JSON
+ * is sent as it is, so the server refuses it with a clear validation error instead of guessing.
+ */
+export function decodeStructuredColumns(
+  table: string,
+  data: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  const columns = STRUCTURED_COLUMNS[table as SyncedTableName];
+  if (!data || !columns) return data;
+  const out = { ...data };
+  for (const c of columns) {
+    const v = out[c];
+    if (typeof v !== 'string') continue;
+    try {
+      out[c] = JSON.parse(v) as unknown;
+    } catch {
+      /* leave it for the server to refuse */
+    }
+  }
+  return out;
+}
+
 /** Sends one CRUD entry; returns the server's answer as an outcome (never throws for HTTP errors). */
 export async function uploadCrudEntry(
   supabase: SupabaseClient,
@@ -64,6 +88,7 @@ export async function uploadCrudEntry(
 ): Promise<{ outcome: UploadOutcome | 'ok'; error?: UploadError }> {
   const idColumn = SERVER_ID_COLUMN[entry.table] ?? 'id';
   const table = supabase.from(entry.table);
+  const opData = decodeStructuredColumns(entry.table, entry.opData);
   let result: {
     error: { code?: string; message?: string; details?: string | null; hint?: string | null } | null;
     status: number;
@@ -74,13 +99,13 @@ export async function uploadCrudEntry(
         // Insert, and a row already there counts as applied: members may insert rows they may not update
         // (messages, likes), and "on conflict do update" would need the update right on every column.
         result = await table.upsert(
-          { ...entry.opData, [idColumn]: entry.id },
+          { ...opData, [idColumn]: entry.id },
           { onConflict: idColumn, ignoreDuplicates: true },
         );
         break;
       case 'PATCH':
         // Only the changed columns, so two devices (or two players) writing different columns never clobber each other.
-        result = await table.update({ ...entry.opData }).eq(idColumn, entry.id);
+        result = await table.update({ ...opData }).eq(idColumn, entry.id);
         break;
       case 'DELETE':
         result = await table.delete().eq(idColumn, entry.id);

@@ -10,7 +10,7 @@ import {
 } from '@powersync/service-sync-rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/test-databases.ts';
-import { AppSchema, LOCAL_ONLY_TABLES, SYNCED_TABLES } from './schema.ts';
+import { AppSchema, LOCAL_ONLY_TABLES, STRUCTURED_COLUMNS, SYNCED_TABLES } from './schema.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -31,6 +31,8 @@ class ColumnLister extends SchemaGenerator {
 
 let db: TestDatabase;
 let expected: Record<string, Record<string, string>>;
+/** Synced columns stored on the server as arrays or json(b), by table. */
+let structured: Record<string, string[]>;
 
 beforeAll(async () => {
   db = await createTestDatabase('pglite');
@@ -61,6 +63,12 @@ beforeAll(async () => {
   const yaml = fs.readFileSync(path.join(root, 'sync-rules/sync-rules.yaml'), 'utf8');
   const { config } = SqlSyncRules.fromYaml(yaml, { defaultSchema: 'public', throwOnError: true });
   expected = JSON.parse(new ColumnLister().generate(config, source)) as typeof expected;
+  structured = {};
+  for (const [table, columns] of Object.entries(expected)) {
+    const pgTypes = new Map((tables.get(table) ?? []).map((c) => [c.name, c.pg_type]));
+    const names = Object.keys(columns).filter((c) => /\[\]$|^jsonb?$/.test(pgTypes.get(c) ?? ''));
+    if (names.length > 0) structured[table] = names.sort();
+  }
 }, 120_000);
 
 afterAll(async () => {
@@ -77,6 +85,13 @@ describe('replica schema', () => {
       const actual = Object.fromEntries(table.columns.map((c) => [c.name, c.type?.toLowerCase()]));
       expect({ table: name, columns: actual }).toEqual({ table: name, columns: expected[name] });
     }
+  });
+
+  it('lists every array and json column the rules send, so uploads turn their JSON text back into values', () => {
+    const listed = Object.fromEntries(
+      Object.entries(STRUCTURED_COLUMNS).map(([t, cols]) => [t, [...(cols ?? [])].sort()]),
+    );
+    expect(listed).toEqual(structured);
   });
 
   it('keeps the local-only tables off the upload queue and apart from synced names', () => {

@@ -324,3 +324,20 @@ export type SyncedTableName = keyof typeof SYNCED_TABLES;
 export type TableName = keyof Database;
 /** A row of a local table as the replica returns it (id included). */
 export type ReplicaRow<T extends TableName> = Database[T] & { id: string };
+
+/**
+ * Synced columns whose server type is an array or json(b): the replica keeps them as JSON text, so
+ * the connector parses them back before upload (schema.test.ts checks this list against the database).
+ */
+export const STRUCTURED_COLUMNS: Partial<Record<SyncedTableName, readonly string[]>> = {
+  ai_agents: ['avoid_topics', 'interests', 'personality_traits', 'preferred_topics'],
+  compatibility_questions: ['options'],
+  couple_quiz_questions: ['options'],
+  game_rounds: ['question', 'reactions'],
+  match_preferences: ['genders', 'relationship_goals'],
+  messages: ['metadata'],
+  notifications: ['data'],
+  profile_answers: ['acceptable_answers'],
+  profiles: ['interests', 'languages', 'looking_for', 'photos'],
+  public_profiles: ['interests', 'languages', 'looking_for', 'photos'],
+};
