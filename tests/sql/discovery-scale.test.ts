@@ -1,0 +1,168 @@
+// Discovery at scale: with a few hundred members (below the scored-pool cap of 0032) the deck must
+// equal a brute-force ranking of every candidate by the TypeScript compatibility rule.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  computeCompatibility,
+  type CompatibilityAnswer,
+  type CompatibilityProfile,
+  type Importance,
+} from '../../src/domain/compatibility.ts';
+import { getDistanceBand, getDistanceKm, isWithinBand } from '../../src/domain/distance-band.ts';
+import { asActor, member } from '../support/as-role.ts';
+import { createTestDatabase, getDatabaseKinds, type TestDatabase } from '../support/test-databases.ts';
+
+const MEMBERS = 300;
+const GENDERS = ['woman', 'man', 'non-binary'] as const;
+const GOALS = [null, 'long-term', 'short-term', 'marriage', 'casual'] as const;
+const INTERESTS = ['Music', 'travel', 'Hiking', 'films', ' cooking ', 'chess', 'yoga'] as const;
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
+function createRandom(seed: number): (n: number) => number {
+  let a = seed;
+  return (n) => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
+}
+
+interface Generated extends CompatibilityProfile {
+  id: string;
+  gender: string;
+  lat: number;
+  lng: number;
+  lastSeen: string | null;
+  showOnline: boolean;
+}
+
+function generateMember(random: (n: number) => number, index: number): Generated {
+  // Questions 1-8 only, so most pairs have several questions in common.
+  const answers: CompatibilityAnswer[] = [];
+  for (let q = 1; q <= 8; q++) {
+    if (random(4) === 0) continue;
+    const acceptable = [...new Set([random(3), random(3)])].sort();
+    answers.push({
+      questionId: q,
+      answer: random(3),
+      acceptableAnswers: acceptable,
+      importance: random(4) as Importance,
+    });
+  }
+  const seenMinutes = random(5) === 0 ? null : random(100_000);
+  return {
+    id: `00000000-0000-4000-8000-${index.toString(16).padStart(12, '0')}`,
+    gender: GENDERS[random(GENDERS.length)]!,
+    // A 0.1-degree grid around (10, 10): some in each band, some beyond the viewer's 25-50 km band.
+    lat: Math.round((10 + (random(11) - 5) / 10) * 10) / 10,
+    lng: 10 + random(3) / 10,
+    lastSeen:
+      seenMinutes === null ? null : new Date(Date.UTC(2026, 0, 1) - seenMinutes * 60_000).toISOString(),
+    showOnline: random(4) !== 0,
+    interests: INTERESTS.filter(() => random(3) === 0),
+    relationshipGoals: GOALS[random(GOALS.length)]!,
+    answers,
+  };
+}
+
+describe.each(getDatabaseKinds())('discovery at scale on %s', (kind) => {
+  let db: TestDatabase;
+  const random = createRandom(20260322);
+  const viewer: Generated = { ...generateMember(random, 0), lat: 10, lng: 10 };
+  const others = Array.from({ length: MEMBERS }, (_, i) => generateMember(random, i + 1));
+  const everyone = [viewer, ...others];
+
+  beforeAll(async () => {
+    db = await createTestDatabase(kind);
+    // In bulk (one statement per table), the way sign-up makes members: the trigger makes profiles.
+    const rows = JSON.stringify(everyone);
+    await db.query(
+      `insert into auth.users (id, email, raw_user_meta_data)
+       select (m->>'id')::uuid, 'scale-' || (m->>'id') || '@example.test', jsonb_build_object('name', 'Member')
+       from jsonb_array_elements($1::jsonb) m`,
+      [rows],
+    );
+    await db.query(
+      `update public.profiles p set
+         gender = m->>'gender', birthday = date '1990-06-15',
+         location_lat = (m->>'lat')::numeric, location_lng = (m->>'lng')::numeric,
+         last_seen = (m->>'lastSeen')::timestamptz, show_online_status = (m->>'showOnline')::boolean,
+         interests = array(select jsonb_array_elements_text(m->'interests')),
+         relationship_goals = m->>'relationshipGoals'
+       from jsonb_array_elements($1::jsonb) m where p.id = (m->>'id')::uuid`,
+      [rows],
+    );
+    await db.query(
+      `insert into public.profile_answers (user_id, question_id, answer, acceptable_answers, importance)
+       select (m->>'id')::uuid, (x->>'questionId')::int, (x->>'answer')::smallint,
+         array(select jsonb_array_elements_text(x->'acceptableAnswers')::smallint), (x->>'importance')::smallint
+       from jsonb_array_elements($1::jsonb) m, jsonb_array_elements(m->'answers') x`,
+      [rows],
+    );
+    await db.query(
+      `insert into public.match_preferences (user_id, genders, max_distance_band) values ($1, $2, '25-50 km')`,
+      [viewer.id, ['woman', 'man']],
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await db?.destroy();
+  });
+
+  it('the deck equals a brute-force ranking of every eligible member', async () => {
+    const seen = (m: Generated) => (m.showOnline && m.lastSeen ? Date.parse(m.lastSeen) : null);
+    const expected = others
+      .filter((m) => m.gender === 'woman' || m.gender === 'man')
+      .filter((m) =>
+        isWithinBand(getDistanceBand(getDistanceKm(viewer.lat, viewer.lng, m.lat, m.lng)), '25-50 km'),
+      )
+      .map((m) => ({ m, score: computeCompatibility(viewer, m).score }))
+      .sort(
+        (a, b) =>
+          b.score - a.score ||
+          (seen(b.m) ?? -Infinity) - (seen(a.m) ?? -Infinity) ||
+          (a.m.id < b.m.id ? -1 : a.m.id > b.m.id ? 1 : 0),
+      );
+    // Enough eligible members that the page is a real cut, and some excluded by each filter.
+    expect(expected.length).toBeGreaterThan(100);
+    expect(expected.length).toBeLessThan(others.length - 50);
+
+    const deck = await asActor(db, member(viewer.id), (tx) =>
+      tx.query<{ id: string; compatibility_score: number }>(
+        'select id, compatibility_score from public.get_discovery_candidates(100)',
+      ),
+    );
+    expect(deck.rows.map((r) => [r.id, r.compatibility_score])).toEqual(
+      expected.slice(0, 100).map((e) => [e.m.id, e.score]),
+    );
+  });
+
+  it('a narrower filter ranks the same way within what it keeps', async () => {
+    const expected = others
+      .filter((m) => m.gender === 'woman')
+      .filter((m) =>
+        isWithinBand(getDistanceBand(getDistanceKm(viewer.lat, viewer.lng, m.lat, m.lng)), '10-25 km'),
+      )
+      .map((m) => m.id)
+      .sort();
+    const deck = await asActor(db, member(viewer.id), (tx) =>
+      tx.query<{ id: string }>(
+        `select id from public.get_discovery_candidates(100, filter_genders => array['woman'],
+           filter_max_distance_band => '10-25 km')`,
+      ),
+    );
+    expect(expected.length).toBeGreaterThan(5);
+    expect(expected.length).toBeLessThan(100);
+    expect(deck.rows.map((r) => r.id).sort()).toEqual(expected);
+  });
+
+  it('extreme age filters answer (possibly empty) decks, never a date error', async () => {
+    const call = (min: number, max: number) =>
+      asActor(db, member(viewer.id), (tx) =>
+        tx.query<{ id: string }>('select id from public.get_discovery_candidates(100, $1, $2)', [min, max]),
+      ).then((r) => r.rows.length);
+    expect(await call(2_000_000_000, 2_147_483_647)).toBe(0);
+    expect(await call(-2_147_483_648, -2_000_000_000)).toBe(0);
+    // Every generated member was born in 1990, so 18 to a huge maximum keeps them all.
+    expect(await call(18, 2_147_483_647)).toBe(100);
+  });
+});
