@@ -113,6 +113,8 @@ begin
           or (my_age is null and cp.min_age <= 18 and cp.max_age >= 120))
         -- within the caller's band; the latitude box is an index-friendly superset of it
         and (want_band is null or me.location_lat is null
+          -- '100+ km' takes any position, so only the nearer bands pay for the distance per row
+          or (want_band >= 6 and me.location_lng is not null and p.location_lat is not null and p.location_lng is not null)
           or (d.km is not null and public.get_distance_band_rank(public.get_distance_band(d.km)) <= want_band))
         and (max_lat_delta is null
           or p.location_lat between me.location_lat - max_lat_delta and me.location_lat + max_lat_delta)
