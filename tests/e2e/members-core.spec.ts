@@ -85,7 +85,10 @@ async function findInDeck(page: Page, name: string) {
       },
     );
     if (await heading.isVisible()) return;
-    await page.getByRole('button', { name: '✕ Skip' }).click();
+    // A deck fetched before the other member finished their profile ends early: ask again, as a member would.
+    const lookAgain = page.getByRole('button', { name: 'Look again' });
+    if (await lookAgain.isVisible()) await lookAgain.click();
+    else await page.getByRole('button', { name: '✕ Skip' }).click();
   }
   await expect(heading).toBeVisible();
 }

@@ -151,6 +151,14 @@ test('synced data shows without reload, opens offline, and an offline write uplo
   await page.evaluate(async () => navigator.serviceWorker.ready);
   await page.reload();
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  // The controlled page must have booted once (its config and lazy chunks went through the worker's
+  // caches) before the network goes; otherwise the offline reload races the first caching.
+  await expect(page.getByRole('link', { name: /Messages/ }).first()).toBeVisible({ timeout: 30_000 });
+  await expect
+    .poll(() => page.evaluate(async () => (await caches.match('/app-config.json')) !== undefined), {
+      timeout: 30_000,
+    })
+    .toBe(true);
   await context.setOffline(true);
   await page.reload();
   await expect(page.getByRole('link', { name: /Messages/ }).first()).toBeVisible({ timeout: 20_000 });
