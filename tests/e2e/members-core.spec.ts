@@ -84,6 +84,8 @@ async function findInDeck(page: Page, name: string) {
         timeout: 20_000,
       },
     );
+    // The deck on screen may be the stored one until the fresh one arrives: act only on the fresh one.
+    await expect(page.getByText('Looking for new people...')).toBeHidden({ timeout: 30_000 });
     if (await heading.isVisible()) return;
     // A deck fetched before the other member finished their profile ends early: ask again, as a member would.
     const lookAgain = page.getByRole('button', { name: 'Look again' });

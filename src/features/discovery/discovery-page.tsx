@@ -353,6 +353,11 @@ export default function DiscoveryPage() {
         </p>
       )}
       {(isLoading || (loading && !current)) && <p>Loading...</p>}
+      {loading && current && (
+        <p role="status" className="text-center text-sm text-muted">
+          Looking for new people...
+        </p>
+      )}
       {current ? (
         <>
           <Card key={current.id} row={current} />
