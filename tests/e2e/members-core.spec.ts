@@ -89,8 +89,20 @@ async function findInDeck(page: Page, name: string) {
     if (await heading.isVisible()) return;
     // A deck fetched before the other member finished their profile ends early: ask again, as a member would.
     const lookAgain = page.getByRole('button', { name: 'Look again' });
-    if (await lookAgain.isVisible()) await lookAgain.click();
-    else await page.getByRole('button', { name: '✕ Skip' }).click();
+    if (await lookAgain.isVisible()) {
+      await lookAgain.click();
+      continue;
+    }
+    // Skip the card on screen, then wait for it to leave: checking again before the deck re-renders would
+    // act on the next card unseen.
+    const card = page.getByTestId('discovery-card');
+    const skipped = await card.getAttribute('data-member-id');
+    await page.getByRole('button', { name: '✕ Skip' }).click();
+    await expect(
+      page
+        .locator(`[data-testid="discovery-card"]:not([data-member-id="${skipped}"])`)
+        .or(page.getByText('No more people for now')),
+    ).toBeVisible({ timeout: 20_000 });
   }
   await expect(heading).toBeVisible();
 }

@@ -171,6 +171,7 @@ function Card({ row }: { row: DeckRow }) {
       className="card overflow-hidden p-0"
       aria-label={`${name}${row.age ? `, ${row.age}` : ''}`}
       data-testid="discovery-card"
+      data-member-id={row.id}
     >
       <div className="relative">
         <MemberPhoto
