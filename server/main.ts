@@ -14,7 +14,8 @@ async function main() {
     console.error((e as Error).message);
     process.exit(1);
   }
-  const server = await createServer(config);
+  // DIST_DIR lets parallel test runs serve their own build; npm start uses dist/.
+  const server = await createServer(config, process.env['DIST_DIR'] ? { distDir: process.env['DIST_DIR'] } : {});
   const { app, ctx } = server;
   // After migrations, before serving: seeds only an empty database, and never in production unless DEMO=1.
   const demo = config.demo ? await seedDemoCommunity(ctx.db, { dataDir: config.dataDir }) : undefined;

@@ -8,8 +8,13 @@ import path from 'node:path';
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const port = Number(process.env['E2E_PORT'] ?? 3310);
   const root = path.resolve(import.meta.dirname, '../../..');
+  // E2E_DIST_DIR gives a run its own build folder, so two runs side by side never clash over dist/.
+  const distDir = process.env['E2E_DIST_DIR'] ? path.resolve(process.env['E2E_DIST_DIR']) : undefined;
   if (!process.env['E2E_SKIP_BUILD'])
-    execSync('npx vite build --logLevel warn', { cwd: root, stdio: 'inherit' });
+    execSync(`npx vite build --logLevel warn${distDir ? ` --outDir ${distDir} --emptyOutDir` : ''}`, {
+      cwd: root,
+      stdio: 'inherit',
+    });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-e2e-'));
   // Specs that act as the service role (e.g. to insert a notification) read the server's key from here.
   process.env['E2E_DATA_DIR'] = dataDir;
@@ -25,6 +30,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       DEMO: process.env['E2E_DEMO'] ?? '0',
       OUTBOX: '1',
       LOG_LEVEL: 'warn',
+      ...(distDir ? { DIST_DIR: distDir } : {}),
       ...(process.env['E2E_DATABASE_URL'] ? { DATABASE_URL: process.env['E2E_DATABASE_URL'] } : {}),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
