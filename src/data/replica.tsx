@@ -7,13 +7,13 @@ import { useAuth } from '../app/auth-context.tsx';
 import { PageLoading } from '../app/loading-screen.tsx';
 import { toast } from '../ui/toast-store.ts';
 import { getAppConfig } from './app-config.ts';
-import { POWERSYNC_RETRY_DELAY_MS, SupabaseConnector } from './connector.ts';
+import { POWERSYNC_RETRY_DELAY_MS, SupabaseConnector, type UploadRefusal } from './connector.ts';
 import { PENDING_IDS_SQL } from './pending.ts';
 import { AppSchema, type SyncedTableName } from './schema.ts';
 import { getSupabase } from './supabase-client.ts';
 
 export { usePowerSync, useQuery, useStatus };
-export type { PowerSyncDatabase };
+export type { PowerSyncDatabase, UploadRefusal };
 
 const DB_FILENAME = 'heartsync.db';
 /** Which member the local file belongs to, so a different member never sees a leftover replica. */
@@ -34,6 +34,15 @@ interface OpenReplica {
 
 let current: OpenReplica | undefined;
 let clearing: Promise<void> | undefined;
+const refusalListeners = new Set<(refusal: UploadRefusal) => void>();
+
+/** Calls `listener` for each write the server refused (after the toast), e.g. to offer an upgrade; returns the unsubscribe. */
+export function onUploadRefused(listener: (refusal: UploadRefusal) => void): () => void {
+  refusalListeners.add(listener);
+  return () => {
+    refusalListeners.delete(listener);
+  };
+}
 
 function readOwner(): string | null {
   try {
@@ -76,7 +85,10 @@ async function createReplica(userId: string): Promise<PowerSyncDatabase> {
   const connector = new SupabaseConnector({
     getSupabase,
     getEndpoint,
-    onRefused: ({ title, description }) => toast({ title, description, variant: 'destructive' }),
+    onRefused: (refusal) => {
+      toast({ title: refusal.title, description: refusal.description, variant: 'destructive' });
+      for (const listener of refusalListeners) listener(refusal);
+    },
   });
   // Not awaited: connecting needs the network, reading the replica does not.
   void db
