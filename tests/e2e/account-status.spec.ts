@@ -1,6 +1,13 @@
 // Pause and reactivate, schedule and cancel deletion, and the session rules (idle timeout, failed validity check) with a controlled clock.
 import { test, type Page } from '@playwright/test';
-import { expect, PASSWORD, acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import {
+  expect,
+  PASSWORD,
+  acceptNecessaryCookies,
+  makeEmail,
+  signIn,
+  signUpAndConfirm,
+} from './support/accounts.ts';
 
 test.beforeEach(async ({ page }) => {
   await acceptNecessaryCookies(page);
@@ -90,4 +97,54 @@ test('a session ended on the server fails the periodic check with Session Expire
   await page.clock.fastForward('01:05');
   await expect(page.getByText('Your session has expired. Please log in again.')).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
+});
+
+test('Sign Out ends this device only; Log out of all devices ends every session', async ({
+  page,
+  request,
+  browser,
+}) => {
+  const email = makeEmail('devices');
+  await signUpAndConfirm(page, request, email);
+  const { anonKey } = (await (await request.get('/app-config.json')).json()) as { anonKey: string };
+  const userStatus = async (p: Page) =>
+    (
+      await request.get('/auth/v1/user', {
+        headers: { apikey: anonKey, authorization: `Bearer ${await getAccessToken(p)}` },
+      })
+    ).status();
+
+  // A second device signs in, then signs out from the sidebar: the first device's session lives on.
+  const laptop = await browser.newContext();
+  const other = await laptop.newPage();
+  await acceptNecessaryCookies(other);
+  await signIn(other, email);
+  await other.goto('/account');
+  const otherToken = await getAccessToken(other);
+  await other.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(other).toHaveURL(/\/$/);
+  expect(
+    (
+      await request.get('/auth/v1/user', {
+        headers: { apikey: anonKey, authorization: `Bearer ${otherToken}` },
+      })
+    ).status(),
+  ).toBe(403);
+  expect(await userStatus(page)).toBe(200);
+
+  // It signs in again; the first device logs out of all devices: both sessions end.
+  await signIn(other, email);
+  const otherAgain = await getAccessToken(other);
+  await page.goto('/account');
+  await page.getByRole('button', { name: 'Log out of all devices' }).click();
+  await expect(page.getByText('Logged out', { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  expect(
+    (
+      await request.get('/auth/v1/user', {
+        headers: { apikey: anonKey, authorization: `Bearer ${otherAgain}` },
+      })
+    ).status(),
+  ).toBe(403);
+  await laptop.close();
 });

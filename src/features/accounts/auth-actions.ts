@@ -88,14 +88,20 @@ export async function signUp(input: {
   }
 }
 
-export async function signOut(): Promise<void> {
+/**
+ * Ends every session of the account, on every device (the account page's "Log out of all devices"),
+ * with the accounts spec's 'Logged out' texts. Returns whether it worked.
+ */
+export async function signOutEverywhere(): Promise<boolean> {
   try {
     const sb = await getSupabase();
-    const { error } = await sb.auth.signOut();
+    const { error } = await sb.auth.signOut({ scope: 'global' });
     if (error) throw error;
     toastSuccess('Logged out');
+    return true;
   } catch {
     toastError('Failed to log out. Please try again.');
+    return false;
   }
 }
 

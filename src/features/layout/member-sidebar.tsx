@@ -147,7 +147,8 @@ export function useSidebarSignOut(): () => Promise<void> {
   return async () => {
     try {
       const sb = await getSupabase();
-      const { error } = await sb.auth.signOut();
+      // This device only: signing out on a phone must not end the member's session on a laptop.
+      const { error } = await sb.auth.signOut({ scope: 'local' });
       if (error) {
         toast({
           title: 'Error',

@@ -1,6 +1,8 @@
 // /account: password, privacy, notifications, appearance, pause or reactivate, data export, schedule or cancel deletion (password required).
 import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../app/auth-context.tsx';
+import { signOutEverywhere } from '../accounts/auth-actions.ts';
 import {
   PAUSE_DURATIONS,
   PAUSE_DURATION_LABELS,
@@ -155,6 +157,28 @@ function DeletionSection() {
   );
 }
 
+/** Ends the member's sessions on every device, this one included; the sidebar's Sign Out ends this one only. */
+function SignOutEverywhere() {
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      type="button"
+      className="btn-secondary mt-3"
+      disabled={busy}
+      onClick={() => {
+        setBusy(true);
+        void signOutEverywhere().then((ok) => {
+          setBusy(false);
+          if (ok) void navigate('/');
+        });
+      }}
+    >
+      Log out of all devices
+    </button>
+  );
+}
+
 export default function AccountPage() {
   const { user } = useAuth();
   return (
@@ -165,6 +189,7 @@ export default function AccountPage() {
           Signed in
         </h2>
         <p className="mt-1">{user?.email}</p>
+        <SignOutEverywhere />
       </section>
       <section aria-labelledby="appearance-heading" className="card flex items-center justify-between">
         <h2 id="appearance-heading" className="text-xl font-semibold">
