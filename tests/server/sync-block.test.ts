@@ -1,13 +1,14 @@
 // A block and an unmatch reach the members' replicas (real @powersync/node clients, real rules and
-// server): the pair's match, conversation and messages leave both replicas, a block also takes each
-// member's card off the other's, and a third member's rows stay where they were.
+// server): the pair's match, conversation, messages, calls, games, rounds and own round answers leave
+// both replicas, a block also takes each member's card off the other's, and a third member's rows stay
+// where they were. A rematch brings the pair's calls and games back.
 import crypto from 'node:crypto';
 import { Schema, Table, column } from '@powersync/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asActor, member } from '../support/as-role.ts';
 import { getDatabaseKinds } from '../support/test-databases.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { createMember, makeMatch } from '../sql/support/members.ts';
+import { addInteraction, createMember, grantPremium, makeMatch } from '../sql/support/members.ts';
 import { openSyncClient, waitFor, type SyncClient } from './sync-support.ts';
 
 const schema = new Schema({
@@ -24,9 +25,23 @@ const schema = new Schema({
     match_id: column.text,
   }),
   messages: new Table({ conversation_id: column.text, sender_id: column.text, content: column.text }),
+  video_calls: new Table({ caller_id: column.text, recipient_id: column.text, status: column.text }),
+  game_sessions: new Table({ player1_id: column.text, player2_id: column.text, status: column.text }),
+  game_rounds: new Table({ session_id: column.text, round_number: column.integer }),
+  game_round_choices: new Table({ round_id: column.text, player_id: column.text, choice: column.text }),
 });
 
-const tables = ['public_profiles', 'user_interactions', 'matches', 'conversations', 'messages'] as const;
+const tables = [
+  'public_profiles',
+  'user_interactions',
+  'matches',
+  'conversations',
+  'messages',
+  'video_calls',
+  'game_sessions',
+  'game_rounds',
+  'game_round_choices',
+] as const;
 type Replica = Record<(typeof tables)[number], string[]>;
 
 describe.each(getDatabaseKinds())('blocks and unmatches on replicas on %s', (kind) => {
@@ -35,7 +50,17 @@ describe.each(getDatabaseKinds())('blocks and unmatches on replicas on %s', (kin
   let bob: string;
   let carol: string;
   let dave: string;
-  const pairs: Record<string, { matchId: string; conversationId: string; messageId: string }> = {};
+  interface Pair {
+    matchId: string;
+    conversationId: string;
+    messageId: string;
+    callId: string;
+    sessionId: string;
+    roundId: string;
+    /** Each member's own answer to the round, by member id. */
+    choiceIds: Record<string, string>;
+  }
+  const pairs: Record<string, Pair> = {};
   const clients: Record<string, SyncClient> = {};
 
   const token = (sub: string) =>
@@ -79,9 +104,15 @@ describe.each(getDatabaseKinds())('blocks and unmatches on replicas on %s', (kin
       matches: ps.map((p) => p.matchId),
       conversations: ps.map((p) => p.conversationId),
       messages: ps.map((p) => p.messageId),
+      video_calls: ps.map((p) => p.callId),
+      game_sessions: ps.map((p) => p.sessionId),
+      game_rounds: ps.map((p) => p.roundId),
+      // Only the member's own answer syncs to them (the other's is revealed on the round).
+      game_round_choices: ps.map((p) => p.choiceIds[sub] ?? 'missing'),
     };
   }
 
+  /** A match with a message, a call (a to b), and a game b invited a to with one round both answered. */
   async function matchWithMessage(key: string, a: string, b: string) {
     const m = await makeMatch(t.db, a, b);
     const messageId = crypto.randomUUID();
@@ -91,7 +122,44 @@ describe.each(getDatabaseKinds())('blocks and unmatches on replicas on %s', (kin
         [messageId, m.conversationId, a, b],
       ),
     );
-    pairs[key] = { ...m, messageId };
+    const callId = await asActor(t.db, member(a), async (tx) => {
+      const r = await tx.query<{ id: string }>(
+        'insert into public.video_calls (caller_id, recipient_id) values ($1, $2) returning id',
+        [a, b],
+      );
+      return r.rows[0]!.id;
+    });
+    // b invites (player1), a accepts: the direction differs from the call's, both must follow the pair.
+    const sessionId = await asActor(t.db, member(b), async (tx) => {
+      const r = await tx.query<{ id: string }>(
+        `insert into public.game_sessions (player1_id, player2_id, game_type) values ($1, $2, 'this-or-that') returning id`,
+        [b, a],
+      );
+      return r.rows[0]!.id;
+    });
+    await asActor(t.db, member(a), (tx) =>
+      tx.query(`update public.game_sessions set status = 'active' where id = $1`, [sessionId]),
+    );
+    const roundId = await asActor(t.db, member(b), async (tx) => {
+      const r = await tx.query<{ id: string }>(
+        `insert into public.game_rounds (session_id, round_number, question) values ($1, 1, $2::jsonb) returning id`,
+        [sessionId, JSON.stringify({ text: 'Tea or coffee?', optionA: 'Tea', optionB: 'Coffee' })],
+      );
+      return r.rows[0]!.id;
+    });
+    await asActor(t.db, member(b), (tx) =>
+      tx.query(`update public.game_rounds set player1_choice = 'Tea' where id = $1`, [roundId]),
+    );
+    await asActor(t.db, member(a), (tx) =>
+      tx.query(`update public.game_rounds set player2_choice = 'Coffee' where id = $1`, [roundId]),
+    );
+    const choices = await t.db.query<{ id: string; player_id: string }>(
+      'select id::text as id, player_id::text as player_id from public.game_round_choices where round_id = $1',
+      [roundId],
+    );
+    expect(choices.rows).toHaveLength(2);
+    const choiceIds = Object.fromEntries(choices.rows.map((r) => [r.player_id, r.id]));
+    pairs[key] = { ...m, messageId, callId, sessionId, roundId, choiceIds };
   }
 
   beforeAll(async () => {
@@ -100,6 +168,8 @@ describe.each(getDatabaseKinds())('blocks and unmatches on replicas on %s', (kin
     bob = await createMember(t.db, { name: 'Bob' });
     carol = await createMember(t.db, { name: 'Carol' });
     dave = await createMember(t.db, { name: 'Dave' });
+    // Calls are between premium members.
+    for (const m of [alice, bob, carol, dave]) await grantPremium(t.db, m);
     await matchWithMessage('alice-bob', alice, bob);
     await matchWithMessage('alice-carol', alice, carol);
     await matchWithMessage('bob-dave', bob, dave);
@@ -136,6 +206,10 @@ describe.each(getDatabaseKinds())('blocks and unmatches on replicas on %s', (kin
     const bobs = await readReplica(client('bob'));
     expect(bobs.messages).toContain(pairs['alice-bob']?.messageId);
     expect(bobs.user_interactions).toHaveLength(4);
+    expect(bobs.video_calls).toContain(pairs['alice-bob']?.callId);
+    expect(bobs.game_rounds).toContain(pairs['alice-bob']?.roundId);
+    expect(bobs.game_round_choices).toContain(pairs['alice-bob']?.choiceIds[bob]);
+    expect(bobs.game_round_choices).not.toContain(pairs['alice-bob']?.choiceIds[alice]);
   });
 
   it("a block removes the pair's match, cards, likes, conversation and messages from both replicas only", async () => {
@@ -148,6 +222,9 @@ describe.each(getDatabaseKinds())('blocks and unmatches on replicas on %s', (kin
       const r = await readReplica(client(name));
       expect(r.messages).not.toContain(pairs['alice-bob']?.messageId);
       expect(r.conversations).not.toContain(pairs['alice-bob']?.conversationId);
+      expect(r.video_calls).not.toContain(pairs['alice-bob']?.callId);
+      expect(r.game_sessions).not.toContain(pairs['alice-bob']?.sessionId);
+      expect(r.game_rounds).not.toContain(pairs['alice-bob']?.roundId);
     }
     expect((await readReplica(client('alice'))).public_profiles).not.toContain(bob);
     expect((await readReplica(client('bob'))).public_profiles).not.toContain(alice);
@@ -171,6 +248,32 @@ describe.each(getDatabaseKinds())('blocks and unmatches on replicas on %s', (kin
     await expectReplica(client('dave'), await expectedReplica(dave, ['bob-dave'], [bob]));
     await expectReplica(client('bob'), await expectedReplica(bob, ['bob-dave'], [dave]));
     expect((await readReplica(client('carol'))).messages).toEqual([]);
+    expect((await readReplica(client('carol'))).game_round_choices).toEqual([]);
+  });
+
+  it("a rematch brings the pair's conversation, calls and games back to both replicas", async () => {
+    // The likes survived the unmatch; a rematch is a new mutual like (the old ones are kept).
+    await t.db.query('delete from public.user_interactions where user_id = $1 and target_id = $2', [
+      carol,
+      alice,
+    ]);
+    await addInteraction(t.db, carol, alice);
+    const { rows } = await t.db.query<{ id: string }>(
+      'select id::text as id from public.matches where user_id_1 = least($1::uuid, $2::uuid) and user_id_2 = greatest($1::uuid, $2::uuid)',
+      [alice, carol],
+    );
+    const before = pairs['alice-carol']!;
+    pairs['alice-carol'] = { ...before, matchId: rows[0]!.id };
+    await expectReplica(client('alice'), await expectedReplica(alice, ['alice-carol'], [carol]));
+    await expectReplica(client('carol'), await expectedReplica(carol, ['alice-carol'], [alice]));
+  });
+
+  it('a second unmatch takes them off again', async () => {
+    await asActor(t.db, member(alice), (tx) =>
+      tx.query('delete from public.matches where id = $1', [pairs['alice-carol']?.matchId]),
+    );
+    await expectReplica(client('alice'), await expectedReplica(alice, [], [carol]));
+    await expectReplica(client('carol'), await expectedReplica(carol, [], [alice]));
   });
 
   it('a report removes the pair from both replicas like a block', async () => {
