@@ -15,7 +15,10 @@ async function main() {
     process.exit(1);
   }
   // DIST_DIR lets parallel test runs serve their own build; npm start uses dist/.
-  const server = await createServer(config, process.env['DIST_DIR'] ? { distDir: process.env['DIST_DIR'] } : {});
+  const server = await createServer(
+    config,
+    process.env['DIST_DIR'] ? { distDir: process.env['DIST_DIR'] } : {},
+  );
   const { app, ctx } = server;
   // After migrations, before serving: seeds only an empty database, and never in production unless DEMO=1.
   const demo = config.demo ? await seedDemoCommunity(ctx.db, { dataDir: config.dataDir }) : undefined;
