@@ -4,8 +4,6 @@ import { getSupabase } from '../../data/supabase-client.ts';
 import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
 
 export const DECK_SIZE = 30;
-/** Free members' likes in any rolling 24 hours (public.get_daily_like_limit; the server enforces it). */
-export const FREE_DAILY_LIKES = 50;
 export const GENDERS = ['woman', 'man', 'non-binary', 'other'] as const;
 export const GOALS = ['long-term', 'short-term', 'marriage', 'friendship', 'casual', 'not-sure'] as const;
 
@@ -54,8 +52,15 @@ export interface DeckRow {
   fetched_at: string;
 }
 
-/** Replaces the local deck with a fresh one from the server (needs the network). */
-export async function refreshDeck(db: PowerSyncDatabase, filters: DeckFilters): Promise<number> {
+/**
+ * Replaces the local deck with a fresh one from the server (needs the network). `isStale` is asked once the
+ * answer is in: when a newer request was made meanwhile, this one writes nothing (it returns -1).
+ */
+export async function refreshDeck(
+  db: PowerSyncDatabase,
+  filters: DeckFilters,
+  isStale: () => boolean = () => false,
+): Promise<number> {
   const problem = findFilterError(filters);
   if (problem) throw new Error(problem);
   const sb = await getSupabase();
@@ -68,6 +73,7 @@ export async function refreshDeck(db: PowerSyncDatabase, filters: DeckFilters): 
     filter_relationship_goals: filters.goals?.length ? filters.goals : null,
   });
   if (error) throw error;
+  if (isStale()) return -1;
   const rows = (data ?? []) as Record<string, unknown>[];
   const now = new Date().toISOString();
   await db.writeTransaction(async (tx) => {
@@ -107,14 +113,4 @@ export async function refreshDeck(db: PowerSyncDatabase, filters: DeckFilters): 
     }
   });
   return rows.length;
-}
-
-/** Likes this member sent in the last 24 hours, counted on the replica (queued ones included). */
-export async function countRecentLikes(db: PowerSyncDatabase, userId: string): Promise<number> {
-  const since = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString();
-  const r = await db.get<{ n: number }>(
-    `select count(*) as n from user_interactions where user_id = ? and interaction_type = 'like' and created_at > ?`,
-    [userId, since],
-  );
-  return r.n;
 }

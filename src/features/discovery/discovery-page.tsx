@@ -1,61 +1,28 @@
 // /find-matches: the ranked deck (kept locally), like/skip by buttons and keys, block/report, filters and the upgrade prompt.
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useAuth } from '../../app/auth-context.tsx';
 import { useQuery, useReplica, useStatus } from '../../data/replica.tsx';
 import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
 import { toast } from '../../ui/toast-store.ts';
-import { useEntitlement } from '../layout/use-entitlement.ts';
+import { useLikeLimit } from '../likes/like-limit-prompt.tsx';
 import { writeInteraction } from '../likes/likes-queries.ts';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
 import { blockMember } from '../reports/report-api.ts';
 import { ReportDialog } from '../reports/report-dialog.tsx';
 import { getDistanceText, getWhyYouMatch, parseExplanation } from './card-text.ts';
 import {
-  FREE_DAILY_LIKES,
-  GENDERS,
-  GOALS,
-  countRecentLikes,
-  findFilterError,
-  refreshDeck,
-  type DeckFilters,
-  type DeckRow,
-} from './deck.ts';
+  DECK_INPUTS_SQL,
+  DeckRefreshScheduler,
+  getDeckInputsKey,
+  type DeckInputsRow,
+} from './deck-inputs.ts';
+import { GENDERS, GOALS, findFilterError, refreshDeck, type DeckFilters, type DeckRow } from './deck.ts';
 
 const BLOCK_REASON_DISCOVERY = 'User blocked from discovery';
 
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   return !!el && (['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName) || el.isContentEditable);
-}
-
-function UpgradePrompt({ onClose }: { onClose: () => void }) {
-  return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/50 p-4">
-      <div
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="upgrade-title"
-        className="card max-w-md space-y-3 bg-card"
-      >
-        <h2 id="upgrade-title" className="text-xl font-semibold">
-          You've used today's likes
-        </h2>
-        <p>
-          Free members can send {FREE_DAILY_LIKES} likes a day. Upgrade to Premium for unlimited likes and
-          matches.
-        </p>
-        <div className="flex justify-end gap-2">
-          <button type="button" className="btn-secondary" onClick={onClose} autoFocus>
-            Maybe later
-          </button>
-          <Link to="/pricing" className="btn-primary">
-            Upgrade Now
-          </Link>
-        </div>
-      </div>
-    </div>
-  );
 }
 
 function Filters({ initial, onApply }: { initial: DeckFilters; onApply: (f: DeckFilters) => void }) {
@@ -233,11 +200,10 @@ export default function DiscoveryPage() {
   const me = user?.id ?? '';
   const db = useReplica();
   const status = useStatus();
-  const { entitlement } = useEntitlement();
+  const likeLimit = useLikeLimit(db, me);
   const [filters, setFilters] = useState<DeckFilters>({});
   const [loading, setLoading] = useState(false);
   const [loadError, setLoadError] = useState<string>();
-  const [upgrade, setUpgrade] = useState(false);
   const [reporting, setReporting] = useState<DeckRow>();
   const { data: deck, isLoading } = useQuery<DeckRow>(
     `select * from discovery_deck
@@ -247,14 +213,22 @@ export default function DiscoveryPage() {
     [me, me],
   );
   const current = deck[0];
+  const { data: inputRows, isLoading: inputsLoading } = useQuery<DeckInputsRow>(DECK_INPUTS_SQL, [me]);
+  const inputRow = inputRows[0];
+  const inputsKey = inputsLoading || !inputRow ? undefined : getDeckInputsKey(inputRow);
 
+  // Only the newest request writes the deck and ends the loading state, whatever order the answers come in.
+  const requestSeq = useRef(0);
   const load = useCallback(
     async (f: DeckFilters) => {
+      const seq = ++requestSeq.current;
+      const isStale = () => seq !== requestSeq.current;
       setLoading(true);
       setLoadError(undefined);
       try {
-        await refreshDeck(db, f);
+        await refreshDeck(db, f, isStale);
       } catch (e) {
+        if (isStale()) return;
         setLoadError(
           navigator.onLine
             ? e instanceof Error && e.message.endsWith('.')
@@ -263,7 +237,7 @@ export default function DiscoveryPage() {
             : 'You are offline: new people load when you are back online.',
         );
       } finally {
-        setLoading(false);
+        if (!isStale()) setLoading(false);
       }
     },
     [db],
@@ -274,18 +248,33 @@ export default function DiscoveryPage() {
     if (navigator.onLine) void load({});
   }, [load]);
 
+  // A fresh deck again when her own profile, preferences or answers change in a way that matters to it
+  // (saved in another tab or device and synced here): debounced, and never for unrelated columns.
+  const filtersRef = useRef(filters);
+  useEffect(() => {
+    filtersRef.current = filters;
+  }, [filters]);
+  const scheduler = useRef<DeckRefreshScheduler>(null);
+  useEffect(() => {
+    const s = new DeckRefreshScheduler(() => {
+      if (navigator.onLine) void load(filtersRef.current);
+    });
+    scheduler.current = s;
+    return () => s.cancel();
+  }, [load]);
+  useEffect(() => {
+    scheduler.current?.observe(inputsKey);
+  }, [inputsKey]);
+
+  // While a fresh deck is on its way the card on screen may be replaced under the pointer: like, skip and
+  // block wait for it (decision 30), so an action never lands on a card the member did not see.
+  const settling = loading && !!current;
+  const { mayLike } = likeLimit;
   const act = useCallback(
     async (type: 'like' | 'skip') => {
-      if (!current || reporting || upgrade) return;
+      if (!current || settling || reporting || likeLimit.isPromptOpen) return;
       try {
-        if (
-          type === 'like' &&
-          !entitlement?.isPremium &&
-          (await countRecentLikes(db, me)) >= FREE_DAILY_LIKES
-        ) {
-          setUpgrade(true);
-          return;
-        }
+        if (type === 'like' && !(await mayLike())) return;
         await writeInteraction(db, me, current.id, type);
         if (type === 'like')
           toast({ title: 'Like sent!', description: 'Your like has been sent successfully.' });
@@ -300,7 +289,7 @@ export default function DiscoveryPage() {
         });
       }
     },
-    [current, reporting, upgrade, entitlement, db, me],
+    [current, settling, reporting, likeLimit.isPromptOpen, mayLike, db, me],
   );
 
   useEffect(() => {
@@ -354,8 +343,8 @@ export default function DiscoveryPage() {
         </p>
       )}
       {(isLoading || (loading && !current)) && <p>Loading...</p>}
-      {loading && current && (
-        <p role="status" className="text-center text-sm text-muted">
+      {settling && (
+        <p id="deck-settling" role="status" className="text-center text-sm text-muted">
           Looking for new people...
         </p>
       )}
@@ -368,6 +357,8 @@ export default function DiscoveryPage() {
               className="btn-secondary"
               onClick={() => void act('skip')}
               aria-keyshortcuts="ArrowLeft S"
+              disabled={settling}
+              aria-describedby={settling ? 'deck-settling' : undefined}
             >
               ✕ Skip
             </button>
@@ -376,12 +367,20 @@ export default function DiscoveryPage() {
               className="btn-primary"
               onClick={() => void act('like')}
               aria-keyshortcuts="ArrowRight L"
+              disabled={settling}
+              aria-describedby={settling ? 'deck-settling' : undefined}
             >
               ♥ Like
             </button>
           </div>
           <div className="flex justify-center gap-3 text-sm">
-            <button type="button" className="btn-ghost" onClick={() => void block(current)}>
+            <button
+              type="button"
+              className="btn-ghost"
+              onClick={() => void block(current)}
+              disabled={settling}
+              aria-describedby={settling ? 'deck-settling' : undefined}
+            >
               Block
             </button>
             <button type="button" className="btn-ghost" onClick={() => setReporting(current)}>
@@ -402,7 +401,7 @@ export default function DiscoveryPage() {
           </div>
         )
       )}
-      {upgrade && <UpgradePrompt onClose={() => setUpgrade(false)} />}
+      {likeLimit.prompt}
       {reporting && (
         <ReportDialog
           reporterId={me}

@@ -6,6 +6,7 @@ import { useQuery as useReplicaQuery, useReplica } from '../../data/replica.tsx'
 import { toast } from '../../ui/toast-store.ts';
 import { MemberPhoto } from '../profile/member-photo.tsx';
 import { BLOCK_REASON_LIKES, blockMember } from '../reports/report-api.ts';
+import { useLikeLimit } from './like-limit-prompt.tsx';
 import {
   RECEIVED_LIKES_KEY,
   UNREAD_LIKES_KEY,
@@ -22,6 +23,7 @@ export default function LikesPage() {
   const qc = useQueryClient();
   const likes = useReceivedLikes();
   const markSeen = useMarkLikesSeen();
+  const likeLimit = useLikeLimit(db, me);
   const [hidden, setHidden] = useState<Set<string>>(new Set());
   const sentinel = useRef<HTMLDivElement>(null);
   // Answered locally (possibly still queued offline): gone from the list at once.
@@ -54,6 +56,8 @@ export default function LikesPage() {
 
   async function likeBack(like: ReceivedLike) {
     try {
+      // A like back is a like: the free daily limit applies to it too.
+      if (!(await likeLimit.mayLike())) return;
       await writeInteraction(db, me, like.liker_id, 'like');
       toast({ title: 'Like sent back!', description: "You've liked them back!" });
       refresh();
@@ -150,6 +154,7 @@ export default function LikesPage() {
       </ul>
       <div ref={sentinel} aria-hidden="true" className="h-4" />
       {isFetchingNextPage && <p className="mt-2 text-center">Loading more...</p>}
+      {likeLimit.prompt}
     </main>
   );
 }

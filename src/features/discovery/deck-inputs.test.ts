@@ -1,0 +1,129 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DeckRefreshScheduler, getDeckInputsKey, type DeckInputsRow } from './deck-inputs.ts';
+
+const base: DeckInputsRow = {
+  gender: 'woman',
+  birthday: '1994-03-10',
+  location_lat: '51.5',
+  location_lng: '-0.1',
+  relationship_goals: 'long-term',
+  interests: '["Hiking","music"]',
+  show_distance: 1,
+  min_age: 25,
+  max_age: 40,
+  genders: '["man"]',
+  max_distance_band: '10-25 km',
+  pref_goals: '[]',
+  answer_count: 3,
+  answers_updated_at: '2026-11-20T10:00:00Z',
+};
+
+describe('getDeckInputsKey', () => {
+  it('changes with every field that decides who is eligible or how the deck is ranked', () => {
+    const changes: Partial<DeckInputsRow>[] = [
+      { gender: 'man' },
+      { birthday: '1990-01-01' },
+      { location_lat: '48.9' },
+      { location_lng: '2.3' },
+      { relationship_goals: 'marriage' },
+      { interests: '["hiking","music","travel"]' },
+      { show_distance: 0 },
+      { min_age: 30 },
+      { max_age: 35 },
+      { genders: '["man","woman"]' },
+      { max_distance_band: '100+ km' },
+      { pref_goals: '["marriage"]' },
+      { answer_count: 4 },
+      { answers_updated_at: '2026-11-21T10:00:00Z' },
+    ];
+    const key = getDeckInputsKey(base);
+    for (const change of changes)
+      expect(getDeckInputsKey({ ...base, ...change }), JSON.stringify(change)).not.toBe(key);
+  });
+
+  it('ignores order, repeats, case and number spelling, as the server compares them', () => {
+    expect(
+      getDeckInputsKey({
+        ...base,
+        interests: '[" music","hiking","HIKING"]',
+        genders: '["man","man"]',
+        location_lat: 51.5,
+        location_lng: '-0.10',
+      }),
+    ).toBe(getDeckInputsKey(base));
+  });
+
+  it('tells "no preferences yet" from preferences being saved', () => {
+    const none: DeckInputsRow = {
+      ...base,
+      min_age: null,
+      max_age: null,
+      genders: null,
+      max_distance_band: null,
+      pref_goals: null,
+    };
+    expect(getDeckInputsKey(none)).not.toBe(getDeckInputsKey(base));
+    expect(getDeckInputsKey({ ...none, interests: 'not json' })).toBe(
+      getDeckInputsKey({ ...none, interests: null }),
+    );
+  });
+});
+
+describe('DeckRefreshScheduler', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('takes the first key as the baseline and refreshes once per settled change', () => {
+    const refresh = vi.fn();
+    const s = new DeckRefreshScheduler(refresh, 800);
+    s.observe(undefined);
+    s.observe('a');
+    s.observe('a');
+    vi.advanceTimersByTime(5000);
+    expect(refresh).not.toHaveBeenCalled();
+
+    s.observe('b');
+    vi.advanceTimersByTime(799);
+    expect(refresh).not.toHaveBeenCalled();
+    // A repeat of the waiting key does not restart the wait.
+    s.observe('b');
+    vi.advanceTimersByTime(1);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    s.observe('b');
+    vi.advanceTimersByTime(5000);
+    expect(refresh).toHaveBeenCalledTimes(1);
+  });
+
+  it('folds a burst of changes into one refresh and drops a change undone in time', () => {
+    const refresh = vi.fn();
+    const s = new DeckRefreshScheduler(refresh, 800);
+    s.observe('a');
+    for (const k of ['b', 'c', 'd']) {
+      s.observe(k);
+      vi.advanceTimersByTime(500);
+    }
+    expect(refresh).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(300);
+    expect(refresh).toHaveBeenCalledTimes(1);
+
+    s.observe('e');
+    vi.advanceTimersByTime(400);
+    s.observe('d');
+    vi.advanceTimersByTime(5000);
+    expect(refresh).toHaveBeenCalledTimes(1);
+  });
+
+  it('refreshes nothing after cancel', () => {
+    const refresh = vi.fn();
+    const s = new DeckRefreshScheduler(refresh, 800);
+    s.observe('a');
+    s.observe('b');
+    s.cancel();
+    vi.advanceTimersByTime(5000);
+    expect(refresh).not.toHaveBeenCalled();
+  });
+});

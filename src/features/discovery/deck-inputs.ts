@@ -1,0 +1,128 @@
+// What in the member's own rows decides her deck, as one comparable key, and when a change of it asks for a
+// fresh deck (pure, unit-tested; the page feeds it from the replica).
+
+/** A settled change waits this long for more (a form saving profile and preferences is one change). */
+export const DECK_REFRESH_DEBOUNCE_MS = 800;
+
+/**
+ * The member's inputs to get_discovery_candidates as one replica row (values as the replica keeps them:
+ * arrays as JSON text, booleans 0/1). Null columns when she has no profile or preferences row yet.
+ */
+export interface DeckInputsRow {
+  gender: string | null;
+  birthday: string | null;
+  location_lat: string | number | null;
+  location_lng: string | number | null;
+  relationship_goals: string | null;
+  interests: string | null;
+  show_distance: number | null;
+  min_age: number | null;
+  max_age: number | null;
+  genders: string | null;
+  max_distance_band: string | null;
+  pref_goals: string | null;
+  answer_count: number | null;
+  answers_updated_at: string | null;
+}
+
+/** The replica query behind DeckInputsRow: always exactly one row (parameter: the member's id). */
+export const DECK_INPUTS_SQL = `
+  select p.gender, p.birthday, p.location_lat, p.location_lng, p.relationship_goals, p.interests, p.show_distance,
+    mp.min_age, mp.max_age, mp.genders, mp.max_distance_band, mp.relationship_goals as pref_goals,
+    (select count(*) from profile_answers a where a.user_id = me.id) as answer_count,
+    (select max(a.updated_at) from profile_answers a where a.user_id = me.id) as answers_updated_at
+  from (select ? as id) me
+  left join profiles p on p.id = me.id
+  left join match_preferences mp on mp.id = me.id`;
+
+function parseTextList(value: string | null): string[] {
+  if (!value) return [];
+  try {
+    const v = JSON.parse(value) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A set as the server compares it: order and repeats do not matter. */
+function toSet(value: string | null, normalize: (s: string) => string = (s) => s): string[] {
+  return [
+    ...new Set(
+      parseTextList(value)
+        .map(normalize)
+        .filter((s) => s !== ''),
+    ),
+  ].sort();
+}
+
+function toNumber(value: string | number | null): number | null {
+  if (value === null || value === '') return null;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
+}
+
+/**
+ * The fields that change who is eligible or how the deck is ranked, normalised so a save that changes
+ * nothing of them (a new bio, a photo, last_seen, the same interests in another order) gives the same key.
+ */
+export function getDeckInputsKey(row: DeckInputsRow): string {
+  return JSON.stringify([
+    row.gender,
+    row.birthday,
+    toNumber(row.location_lat),
+    toNumber(row.location_lng),
+    row.relationship_goals,
+    // as public.normalize_interests: trimmed, lower case, distinct
+    toSet(row.interests, (s) => s.trim().toLowerCase()),
+    row.show_distance === null ? null : row.show_distance !== 0,
+    row.min_age,
+    row.max_age,
+    toSet(row.genders),
+    row.max_distance_band,
+    toSet(row.pref_goals),
+    row.answer_count ?? 0,
+    row.answers_updated_at,
+  ]);
+}
+
+/**
+ * Turns the stream of keys into refreshes: the first key is the baseline (the page fetches on opening anyway);
+ * a different key is refreshed once it has held for `delayMs`; repeats and a change undone in time do nothing.
+ */
+export class DeckRefreshScheduler {
+  private baseline: string | undefined;
+  private pending: string | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly refresh: () => void,
+    private readonly delayMs = DECK_REFRESH_DEBOUNCE_MS,
+  ) {}
+
+  /** Feeds the latest key; undefined while the replica is still reading. */
+  observe(key: string | undefined): void {
+    if (key === undefined) return;
+    if (this.baseline === undefined) {
+      this.baseline = key;
+      return;
+    }
+    if (key === this.pending) return;
+    this.cancel();
+    if (key === this.baseline) return;
+    this.pending = key;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.pending = undefined;
+      this.baseline = key;
+      this.refresh();
+    }, this.delayMs);
+  }
+
+  /** Drops a waiting refresh (e.g. the page closes). */
+  cancel(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = undefined;
+  }
+}
