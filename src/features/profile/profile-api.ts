@@ -1,9 +1,15 @@
-// Profile writes go straight to the server through supabase-js (the SQL checks answer at once); the replica then syncs them back.
+// Profile and match-preference writes go to the local replica: they show at once, queue offline and upload in
+// order (decision 0028); the replica keeps arrays as JSON text and the connector turns them back into arrays.
+// Questionnaire answers and photos still go straight to the server (supabase-js).
+import type { PowerSyncDatabase } from '../../data/replica.tsx';
 import { getSupabase } from '../../data/supabase-client.ts';
 import type { PreferencesDraft, ProfileDraft } from './profile-rules.ts';
 
 const PHOTO_MAX_SIDE = 1280;
 const PHOTO_QUALITY = 0.85;
+
+/** What these writes need of the replica (the open PowerSyncDatabase). */
+export type ReplicaWriter = Pick<PowerSyncDatabase, 'writeTransaction'>;
 
 function toError(e: { message: string; code?: string } | null): Error | undefined {
   if (!e) return undefined;
@@ -13,53 +19,102 @@ function toError(e: { message: string; code?: string } | null): Error | undefine
   );
 }
 
-export async function saveProfile(
-  me: string,
-  p: ProfileDraft,
-  extra: Record<string, unknown> = {},
-): Promise<void> {
-  const sb = await getSupabase();
-  const { error } = await sb
-    .from('profiles')
-    .update({
-      name: p.name.trim(),
-      birthday: p.birthday || null,
-      gender: p.gender || null,
-      looking_for: p.looking_for,
-      relationship_goals: p.relationship_goals || null,
-      relationship_status: p.relationship_status || null,
-      bio: p.bio.trim() || null,
-      interests: p.interests,
-      career: p.career.trim() || null,
-      industry: p.industry.trim() || null,
-      education_level: p.education_level || null,
-      languages: p.languages,
-      height: p.height.trim() === '' ? null : Number(p.height),
-      height_unit: p.height_unit,
-      city: p.city || null,
-      country: p.country || null,
-      location_lat: p.location_lat,
-      location_lng: p.location_lng,
-      photos: p.photos,
-      ...extra,
-    })
-    .eq('id', me);
-  const err = toError(error);
-  if (err) throw err;
+/** A position as the server's numeric(4,1) reads back (one decimal), so an unchanged value uploads nothing. */
+function toGridText(v: number | null): string | null {
+  return v === null ? null : (Math.round(v * 10) / 10).toFixed(1);
 }
 
-export async function savePreferences(me: string, p: PreferencesDraft): Promise<void> {
-  const sb = await getSupabase();
-  const { error } = await sb.from('match_preferences').upsert({
-    user_id: me,
+/**
+ * The profiles columns a draft writes, as the replica stores them (text, JSON text for arrays). Only columns the
+ * member may update on the server (supabase/migrations/0001 grants); the replica uploads just the changed ones.
+ */
+export function toProfileColumns(p: ProfileDraft): Record<string, string | number | null> {
+  return {
+    name: p.name.trim(),
+    birthday: p.birthday || null,
+    gender: p.gender || null,
+    looking_for: JSON.stringify(p.looking_for),
+    relationship_goals: p.relationship_goals || null,
+    relationship_status: p.relationship_status || null,
+    bio: p.bio.trim() || null,
+    interests: JSON.stringify(p.interests),
+    career: p.career.trim() || null,
+    industry: p.industry.trim() || null,
+    education_level: p.education_level || null,
+    languages: JSON.stringify(p.languages),
+    height: p.height.trim() === '' ? null : p.height.trim(),
+    height_unit: p.height_unit,
+    city: p.city || null,
+    state: p.city ? p.state || null : null,
+    country: p.country || null,
+    location_lat: toGridText(p.location_lat),
+    location_lng: toGridText(p.location_lng),
+    photos: JSON.stringify(p.photos),
+  };
+}
+
+export function toPreferenceColumns(p: PreferencesDraft): Record<string, string | number | null> {
+  return {
     min_age: p.min_age,
     max_age: p.max_age,
-    genders: p.genders,
+    genders: JSON.stringify(p.genders),
     max_distance_band: p.max_distance_band || null,
-    relationship_goals: p.relationship_goals,
+    relationship_goals: JSON.stringify(p.relationship_goals),
+  };
+}
+
+/** Writes the member's profile row on the device; it uploads when the network allows (a refusal is a toast). */
+export async function saveProfile(
+  db: ReplicaWriter,
+  me: string,
+  p: ProfileDraft,
+  extra: { match_preferences_completed?: boolean } = {},
+): Promise<void> {
+  const columns: Record<string, string | number | null> = { ...toProfileColumns(p) };
+  if (extra.match_preferences_completed !== undefined)
+    columns['match_preferences_completed'] = extra.match_preferences_completed ? 1 : 0;
+  columns['updated_at'] = new Date().toISOString();
+  const names = Object.keys(columns);
+  await db.writeTransaction(async (tx) => {
+    // An update of a view row counts no changes in SQLite, so look first: the row arrives with the first sync.
+    if (!(await tx.getOptional('select id from profiles where id = ?', [me])))
+      throw new Error('Your profile has not reached this device yet. Please try again.');
+    // Column names come from the fixed lists above, never from input; values are parameters.
+    await tx.execute(`update profiles set ${names.map((n) => `${n} = ?`).join(', ')} where id = ?`, [
+      ...names.map((n) => columns[n]),
+      me,
+    ]);
   });
-  const err = toError(error);
-  if (err) throw err;
+}
+
+/** Records that the builder's steps are done (set once; discovery reads it). */
+export async function markProfileComplete(db: ReplicaWriter, me: string): Promise<void> {
+  await db.writeTransaction(async (tx) => {
+    await tx.execute(
+      'update profiles set match_preferences_completed = 1, updated_at = ? where id = ? and match_preferences_completed is not 1',
+      [new Date().toISOString(), me],
+    );
+  });
+}
+
+/** Inserts the preferences row the first time (the server keys it by user_id), updates it after. */
+export async function savePreferences(db: ReplicaWriter, me: string, p: PreferencesDraft): Promise<void> {
+  const columns = { ...toPreferenceColumns(p), updated_at: new Date().toISOString() };
+  const names = Object.keys(columns) as (keyof typeof columns)[];
+  const values = names.map((n) => columns[n]);
+  await db.writeTransaction(async (tx) => {
+    const existing = await tx.getOptional('select id from match_preferences where id = ?', [me]);
+    if (existing)
+      await tx.execute(
+        `update match_preferences set ${names.map((n) => `${n} = ?`).join(', ')} where id = ?`,
+        [...values, me],
+      );
+    else
+      await tx.execute(
+        `insert into match_preferences (id, ${names.join(', ')}) values (?, ${names.map(() => '?').join(', ')})`,
+        [me, ...values],
+      );
+  });
 }
 
 export interface AnswerDraft {

@@ -1,14 +1,21 @@
 // /profile (My Profile) and /profile-builder: photos, about you, city, questionnaire and match preferences, with a completeness meter.
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../app/auth-context.tsx';
-import { useQuery } from '../../data/replica.tsx';
+import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
 import type { ReplicaRow } from '../../data/schema.ts';
 import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
 import { toast } from '../../ui/toast-store.ts';
-import { findCities } from './cities.ts';
+import { CityPicker } from './city-picker.tsx';
 import { MemberPhoto, parseList } from './member-photo.tsx';
-import { removePhotoFile, saveAnswer, savePreferences, saveProfile, uploadPhoto } from './profile-api.ts';
+import {
+  markProfileComplete,
+  removePhotoFile,
+  saveAnswer,
+  savePreferences,
+  saveProfile,
+  uploadPhoto,
+} from './profile-api.ts';
 import {
   EDUCATION_OPTIONS,
   GENDER_OPTIONS,
@@ -43,6 +50,7 @@ function toDraft(row: ReplicaRow<'profiles'> | undefined): ProfileDraft {
     height: row?.height ?? '',
     height_unit: row?.height_unit === 'ft' ? 'ft' : 'cm',
     city: row?.city ?? '',
+    state: row?.state ?? '',
     country: row?.country ?? '',
     location_lat: row?.location_lat ? Number(row.location_lat) : null,
     location_lng: row?.location_lng ? Number(row.location_lng) : null,
@@ -157,9 +165,11 @@ function PhotosEditor({
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const online = useOnline();
   async function add(files: FileList | null) {
     if (!files?.length) return;
     setError(undefined);
+    if (!navigator.onLine) return setError('Photos upload only when you are online.');
     const room = MAX_PHOTOS - photos.length;
     if (room <= 0) return setError(`You can have at most ${MAX_PHOTOS} photos.`);
     setBusy(true);
@@ -182,7 +192,8 @@ function PhotosEditor({
   async function remove(i: number) {
     const key = photos[i]!;
     await onChange(photos.filter((_, j) => j !== i));
-    await removePhotoFile(key);
+    // Offline the file stays on the server, unused; the profile no longer points at it.
+    await removePhotoFile(key).catch(() => undefined);
   }
   return (
     <section aria-labelledby="photos-heading" className="card space-y-3">
@@ -237,15 +248,23 @@ function PhotosEditor({
           </li>
         ))}
       </ul>
+      {!online && (
+        <p className="text-sm text-muted">
+          You are offline: new photos upload only when you are online. Reordering and removing photos, and
+          every other change, are kept on this device until then.
+        </p>
+      )}
       {photos.length < MAX_PHOTOS && (
-        <label className="btn-secondary inline-block cursor-pointer">
+        <label
+          className={`btn-secondary inline-block ${online ? 'cursor-pointer' : 'cursor-not-allowed opacity-60'}`}
+        >
           {busy ? 'Uploading...' : 'Add photos'}
           <input
             type="file"
             accept="image/jpeg,image/png,image/webp"
             multiple
             className="sr-only"
-            disabled={busy}
+            disabled={busy || !online}
             onChange={(e) => {
               void add(e.target.files);
               e.target.value = '';
@@ -262,46 +281,30 @@ function PhotosEditor({
   );
 }
 
-function CityPicker({ draft, set }: { draft: ProfileDraft; set: (p: Partial<ProfileDraft>) => void }) {
-  const [q, setQ] = useState('');
-  const found = useMemo(() => findCities(q), [q]);
+function subscribeOnline(onChange: () => void): () => void {
+  window.addEventListener('online', onChange);
+  window.addEventListener('offline', onChange);
+  return () => {
+    window.removeEventListener('online', onChange);
+    window.removeEventListener('offline', onChange);
+  };
+}
+
+/** Whether the browser has a network; photos need it, the rest of the profile does not. */
+function useOnline(): boolean {
+  return useSyncExternalStore(subscribeOnline, () => navigator.onLine);
+}
+
+/** Says that a write is still in the upload queue, and why, in a polite live region. */
+function PendingNote({ pending }: { pending: boolean }) {
+  const { connected } = useStatus();
   return (
-    <div className="space-y-1">
-      <Field
-        label="City"
-        hint="Others see your city and a distance band, never your position. No GPS is used."
-      >
-        <input
-          className="input mt-1 w-full"
-          value={q}
-          placeholder={draft.city ? `${draft.city}, ${draft.country}` : 'Search a city'}
-          onChange={(e) => setQ(e.target.value)}
-        />
-      </Field>
-      {found.length > 0 && (
-        <ul className="rounded-lg border border-border" aria-label="Cities">
-          {found.map((c) => (
-            <li key={`${c.city}-${c.country}-${c.lat}`}>
-              <button
-                type="button"
-                className="w-full px-3 py-1 text-left hover:bg-subtle"
-                onClick={() => {
-                  set({ city: c.city, country: c.country, location_lat: c.lat, location_lng: c.lng });
-                  setQ('');
-                }}
-              >
-                {c.city}, {c.country}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      {draft.city && (
-        <p className="text-sm">
-          Selected: {draft.city}, {draft.country}
-        </p>
-      )}
-    </div>
+    <p role="status" className="text-sm text-muted" data-testid="pending-note">
+      {pending &&
+        (connected
+          ? 'Uploading your changes...'
+          : 'Saved on this device. Your changes upload when you are back online.')}
+    </p>
   );
 }
 
@@ -412,6 +415,23 @@ function QuestionItem({
   );
 }
 
+/**
+ * Keeps a form in step with its row on the device (the first sync, the server's version, a refused write
+ * rolled back) as long as the member has not edited it since; returns the last state the form took from
+ * the row or saved, for the caller to move on save.
+ */
+function useFollowRow<T>(synced: T, value: T, setValue: (v: T) => void): { current: T } {
+  const base = useRef(synced);
+  const syncedKey = JSON.stringify(synced);
+  useEffect(() => {
+    if (JSON.stringify(value) === JSON.stringify(base.current)) setValue(synced);
+    base.current = synced;
+    // Only a change of the row matters here, not each keystroke.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [syncedKey]);
+  return base;
+}
+
 function PreferencesEditor({
   me,
   row,
@@ -421,20 +441,28 @@ function PreferencesEditor({
   row?: ReplicaRow<'match_preferences'>;
   onSaved: () => Promise<void>;
 }) {
-  const [p, setP] = useState<PreferencesDraft>({
-    min_age: row?.min_age ?? 18,
-    max_age: row?.max_age ?? 120,
-    genders: parseList(row?.genders),
-    max_distance_band: row?.max_distance_band ?? '',
-    relationship_goals: parseList(row?.relationship_goals),
-  });
+  const db = useReplica();
+  const pending = usePendingIds('match_preferences').has(me);
+  const synced = useMemo<PreferencesDraft>(
+    () => ({
+      min_age: row?.min_age ?? 18,
+      max_age: row?.max_age ?? 120,
+      genders: parseList(row?.genders),
+      max_distance_band: row?.max_distance_band ?? '',
+      relationship_goals: parseList(row?.relationship_goals),
+    }),
+    [row],
+  );
+  const [p, setP] = useState<PreferencesDraft>(synced);
+  const base = useFollowRow(synced, p, setP);
   const [errors, setErrors] = useState<Errors>({});
   async function save() {
     const e = validatePreferences(p);
     setErrors(e);
     if (Object.keys(e).length) return;
     try {
-      await savePreferences(me, p);
+      base.current = p;
+      await savePreferences(db, me, p);
       await onSaved();
       toast({ title: 'Preferences saved' });
     } catch (err) {
@@ -497,14 +525,28 @@ function PreferencesEditor({
       <button type="button" className="btn-primary" onClick={() => void save()}>
         Save preferences
       </button>
+      <PendingNote pending={pending} />
     </section>
   );
+}
+
+interface ProfileForm {
+  draft: ProfileDraft;
+  interestsText: string;
+  languagesText: string;
+}
+
+function toForm(draft: ProfileDraft): ProfileForm {
+  return { draft, interestsText: draft.interests.join(', '), languagesText: draft.languages.join(', ') };
 }
 
 export default function ProfilePage({ builder = false }: { builder?: boolean }) {
   const { user } = useAuth();
   const me = user?.id ?? '';
   const navigate = useNavigate();
+  const db = useReplica();
+  const pending = usePendingIds('profiles').has(me);
+  const { connected } = useStatus();
   const { data: rows, isLoading } = useQuery<ReplicaRow<'profiles'>>('select * from profiles where id = ?', [
     me,
   ]);
@@ -517,24 +559,16 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
     [me],
   );
   const row = rows[0];
-  const [draft, setDraft] = useState<ProfileDraft>(() => toDraft(row));
-  const [loadedFor, setLoadedFor] = useState<string | undefined>(row?.updated_at ?? undefined);
+  const synced = useMemo(() => toForm(toDraft(row)), [row]);
+  const [form, setForm] = useState<ProfileForm>(synced);
+  // The row fills the form, and keeps it in step until the member edits it (then the member's text wins).
+  const base = useFollowRow(synced, form, setForm);
+  const { draft, interestsText, languagesText } = form;
   const [errors, setErrors] = useState<Errors>({});
-  const [interestsText, setInterestsText] = useState(draft.interests.join(', '));
-  const [languagesText, setLanguagesText] = useState(draft.languages.join(', '));
-
-  // The first synced row fills the form once; later syncs do not overwrite what the member is typing.
-  useEffect(() => {
-    if (row && !loadedFor) {
-      const d = toDraft(row);
-      setDraft(d);
-      setInterestsText(d.interests.join(', '));
-      setLanguagesText(d.languages.join(', '));
-      setLoadedFor(row.updated_at ?? 'loaded');
-    }
-  }, [row, loadedFor]);
-
-  const set = (p: Partial<ProfileDraft>) => setDraft((d) => ({ ...d, ...p }));
+  const setDraft = (d: ProfileDraft) => setForm((f) => ({ ...f, draft: d }));
+  const set = (p: Partial<ProfileDraft>) => setForm((f) => ({ ...f, draft: { ...f.draft, ...p } }));
+  const setInterestsText = (t: string) => setForm((f) => ({ ...f, interestsText: t }));
+  const setLanguagesText = (t: string) => setForm((f) => ({ ...f, languagesText: t }));
   const hasPreferences = prefRows.length > 0;
   const completeness = getCompleteness(draft, answerCount[0]?.n ?? 0, hasPreferences);
 
@@ -547,8 +581,15 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
     }
     try {
       const done = getCompleteness(next, answerCount[0]?.n ?? 0, hasPreferences).missing.length === 0;
-      await saveProfile(me, next, done ? { match_preferences_completed: true } : {});
-      toast({ title: successTitle });
+      const saved = toForm(next);
+      base.current = saved;
+      setForm(saved);
+      await saveProfile(db, me, next, done ? { match_preferences_completed: true } : {});
+      toast(
+        connected
+          ? { title: successTitle }
+          : { title: successTitle, description: 'Kept on this device; it uploads when you are back online.' },
+      );
       return true;
     } catch (err) {
       const message = err instanceof Error ? err.message : 'Could not save. Please try again.';
@@ -560,7 +601,6 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
 
   async function saveAll() {
     const next = { ...draft, interests: splitList(interestsText), languages: splitList(languagesText) };
-    setDraft(next);
     const ok = await persist(next, 'Profile saved');
     if (ok && builder && hasPreferences) void navigate('/find-matches');
   }
@@ -717,7 +757,7 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
           </Field>
         </div>
         <div className="sm:col-span-2">
-          <CityPicker draft={draft} set={set} />
+          <CityPicker value={draft} onPick={set} error={errors['city']} />
         </div>
         {errors['form'] && (
           <p role="alert" className="text-sm text-red-700 sm:col-span-2 dark:text-red-400">
@@ -727,16 +767,19 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
         <button type="button" className="btn-primary sm:col-span-2" onClick={() => void saveAll()}>
           Save profile
         </button>
+        <div className="sm:col-span-2">
+          <PendingNote pending={pending} />
+        </div>
       </section>
 
       <Questionnaire me={me} />
       <PreferencesEditor
-        key={prefRows[0]?.updated_at ?? 'none'}
         me={me}
         row={prefRows[0]}
         onSaved={async () => {
-          if (getCompleteness(draft, answerCount[0]?.n ?? 0, true).missing.length === 0)
-            await saveProfile(me, draft, { match_preferences_completed: true }).catch(() => undefined);
+          // Judged on the saved profile (the row), so unsaved edits in the form are neither counted nor written.
+          if (getCompleteness(synced.draft, answerCount[0]?.n ?? 0, true).missing.length === 0)
+            await markProfileComplete(db, me).catch(() => undefined);
         }}
       />
     </main>

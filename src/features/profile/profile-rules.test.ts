@@ -6,7 +6,6 @@ import {
   validateProfile,
   type ProfileDraft,
 } from './profile-rules.ts';
-import { findCities } from './cities.ts';
 
 const base: ProfileDraft = {
   name: 'Ada',
@@ -24,6 +23,7 @@ const base: ProfileDraft = {
   height: '',
   height_unit: 'cm',
   city: '',
+  state: '',
   country: '',
   location_lat: null,
   location_lng: null,
@@ -87,10 +87,7 @@ describe('completeness and helpers', () => {
     };
     expect(getCompleteness(full, 10, true)).toEqual({ percent: 100, missing: [] });
   });
-  it('splits lists and finds cities offline, accent-insensitively', () => {
+  it('splits lists into trimmed, distinct items', () => {
     expect(splitList(' hiking, music ,, hiking')).toEqual(['hiking', 'music']);
-    expect(findCities('sao')[0]?.city).toBe('São Paulo');
-    expect(findCities('lon')[0]).toEqual({ city: 'London', country: 'United Kingdom', lat: 51.5, lng: -0.1 });
-    expect(findCities('')).toEqual([]);
   });
 });

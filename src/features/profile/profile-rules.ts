@@ -41,6 +41,8 @@ export interface ProfileDraft {
   height: string;
   height_unit: 'cm' | 'ft';
   city: string;
+  /** First-level region from the city list (stored in profiles.state; private like the rest of the row). */
+  state: string;
   country: string;
   location_lat: number | null;
   location_lng: number | null;
