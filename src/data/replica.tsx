@@ -5,6 +5,7 @@ import { PowerSyncContext, usePowerSync, useQuery, useStatus } from '@powersync/
 import { useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useAuth } from '../app/auth-context.tsx';
 import { PageLoading } from '../app/loading-screen.tsx';
+import { markStart } from '../app/pwa-start-marks.ts';
 import { toast } from '../ui/toast-store.ts';
 import { getAppConfig } from './app-config.ts';
 import { POWERSYNC_RETRY_DELAY_MS, SupabaseConnector, type UploadRefusal } from './connector.ts';
@@ -67,10 +68,13 @@ async function getEndpoint(): Promise<string> {
 }
 
 async function createReplica(userId: string): Promise<PowerSyncDatabase> {
+  markStart('hs:replica-open-start');
   // Loaded here, not at the top of the app, so public pages never download the sync engine or its WASM.
   const { PowerSyncDatabase, SyncStreamConnectionMethod } = await import('@powersync/web');
+  markStart('hs:replica-engine-loaded');
   const db = new PowerSyncDatabase({ schema: AppSchema, database: { dbFilename: DB_FILENAME } });
   await db.init();
+  markStart('hs:replica-open');
   const owner = readOwner();
   if (owner !== userId) {
     // Another member's replica, or one of unknown owner (a sign-out that never reached this tab): wipe it first.

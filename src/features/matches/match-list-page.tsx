@@ -1,7 +1,8 @@
 // /match-list: matches with online state and last message; unmatch (confirmed, deletes the match) and report.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../app/auth-context.tsx';
+import { markStart } from '../../app/pwa-start-marks.ts';
 import { useReplica } from '../../data/replica.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
@@ -51,6 +52,10 @@ export default function MatchListPage() {
   const { data: matches, isLoading } = useMatches(me);
   const [confirming, setConfirming] = useState<MatchRow>();
   const [reporting, setReporting] = useState<MatchRow>();
+  // The offline start's finish line (bench/offline-start): the list rendered from the replica.
+  useEffect(() => {
+    if (!isLoading) markStart('hs:first-synced-screen');
+  }, [isLoading]);
 
   async function unmatch(m: MatchRow) {
     setConfirming(undefined);
