@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DeckRefreshScheduler, getDeckInputsKey, type DeckInputsRow } from './deck-inputs.ts';
+import {
+  DeckRefreshScheduler,
+  findSettledDeckInputsKey,
+  getDeckInputsKey,
+  type DeckInputsRow,
+} from './deck-inputs.ts';
 
 const base: DeckInputsRow = {
   gender: 'woman',
@@ -66,6 +71,14 @@ describe('getDeckInputsKey', () => {
     expect(getDeckInputsKey({ ...none, interests: 'not json' })).toBe(
       getDeckInputsKey({ ...none, interests: null }),
     );
+  });
+});
+
+describe('findSettledDeckInputsKey', () => {
+  it('waits for the replica and for her own queued writes to reach the server', () => {
+    expect(findSettledDeckInputsKey(undefined, 0)).toBeUndefined();
+    expect(findSettledDeckInputsKey(base, 1)).toBeUndefined();
+    expect(findSettledDeckInputsKey(base, 0)).toBe(getDeckInputsKey(base));
   });
 });
 

@@ -87,6 +87,18 @@ export function getDeckInputsKey(row: DeckInputsRow): string {
 }
 
 /**
+ * The key once it can be acted on: undefined while the replica is still reading, and while the member's own
+ * writes to these rows wait in the upload queue (the server would still rank with the old values).
+ */
+export function findSettledDeckInputsKey(
+  row: DeckInputsRow | undefined,
+  pendingUploads: number,
+): string | undefined {
+  if (!row || pendingUploads > 0) return undefined;
+  return getDeckInputsKey(row);
+}
+
+/**
  * Turns the stream of keys into refreshes: the first key is the baseline (the page fetches on opening anyway);
  * a different key is refreshed once it has held for `delayMs`; repeats and a change undone in time do nothing.
  */

@@ -1,7 +1,7 @@
 // /find-matches: the ranked deck (kept locally), like/skip by buttons and keys, block/report, filters and the upgrade prompt.
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useAuth } from '../../app/auth-context.tsx';
-import { useQuery, useReplica, useStatus } from '../../data/replica.tsx';
+import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
 import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
 import { toast } from '../../ui/toast-store.ts';
 import { useLikeLimit } from '../likes/like-limit-prompt.tsx';
@@ -13,7 +13,7 @@ import { getDistanceText, getWhyYouMatch, parseExplanation } from './card-text.t
 import {
   DECK_INPUTS_SQL,
   DeckRefreshScheduler,
-  getDeckInputsKey,
+  findSettledDeckInputsKey,
   type DeckInputsRow,
 } from './deck-inputs.ts';
 import { GENDERS, GOALS, findFilterError, refreshDeck, type DeckFilters, type DeckRow } from './deck.ts';
@@ -214,8 +214,11 @@ export default function DiscoveryPage() {
   );
   const current = deck[0];
   const { data: inputRows, isLoading: inputsLoading } = useQuery<DeckInputsRow>(DECK_INPUTS_SQL, [me]);
-  const inputRow = inputRows[0];
-  const inputsKey = inputsLoading || !inputRow ? undefined : getDeckInputsKey(inputRow);
+  const pendingUploads =
+    usePendingIds('profiles').size +
+    usePendingIds('match_preferences').size +
+    usePendingIds('profile_answers').size;
+  const inputsKey = findSettledDeckInputsKey(inputsLoading ? undefined : inputRows[0], pendingUploads);
 
   // Only the newest request writes the deck and ends the loading state, whatever order the answers come in.
   const requestSeq = useRef(0);
