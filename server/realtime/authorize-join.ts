@@ -1,4 +1,5 @@
-// Decides whether the holder of some JWT claims may join a topic; member channels are checked in SQL as the member.
+// Decides whether the holder of some JWT claims may join a topic (member channels checked in SQL as the member)
+// and whether a member may be shown on online-users (their own privacy setting, read as them).
 import type { JwtClaims } from '../auth/keys.ts';
 import type { Database } from '../db/database.ts';
 import { MEMBER_RESOURCES, type TopicAccess } from './topics.ts';
@@ -27,6 +28,35 @@ export async function authorizeJoin(
   if (access.kind === 'online-users') return { ok: true };
   const isMember = await checkMembership(db, access, claims, onError);
   return isMember ? { ok: true } : { ok: false, reason: 'You are not a member of this channel' };
+}
+
+export const ONLINE_STATUS_HIDDEN =
+  'Your online status is hidden (Show my online status is off in Account Settings)';
+
+/**
+ * True when the member's own profile says show_online_status, read as the member (role authenticated,
+ * their claims), so row-level security decides as it does for the app. No row or any error means no.
+ */
+export async function mayShowOnline(
+  db: Database,
+  claims: JwtClaims,
+  onError: (e: unknown) => void = () => {},
+): Promise<boolean> {
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.query(
+        `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`,
+        [JSON.stringify(claims)],
+      );
+      const result = await tx.query<{ show_online_status: boolean }>(
+        'select show_online_status from public.profiles where id = auth.uid()',
+      );
+      return result.rows[0]?.show_online_status === true;
+    });
+  } catch (e) {
+    onError(e);
+    return false;
+  }
 }
 
 /**

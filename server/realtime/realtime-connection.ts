@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { JwtClaims } from '../auth/keys.ts';
 import type { AppContext } from '../context.ts';
-import { authorizeJoin, findMemberId } from './authorize-join.ts';
+import { authorizeJoin, findMemberId, mayShowOnline, ONLINE_STATUS_HIDDEN } from './authorize-join.ts';
 import { REALTIME_LIMITS } from './limits.ts';
 import {
   decodeBinaryFrame,
@@ -159,7 +159,13 @@ export class RealtimeConnection implements HubPeer {
         return;
       }
       case 'presence':
-        this.onPresence(subscription, message);
+        // In order per channel: an untrack sent after a track must not overtake its database check.
+        subscription.presenceQueue = (subscription.presenceQueue ?? Promise.resolve())
+          .then(() => this.onPresence(subscription, message))
+          .catch((e: unknown) => {
+            this.ctx.log.warn({ err: e }, 'realtime: presence failed');
+            this.send(makeReply(message, 'error', { reason: 'presence failed' }));
+          });
         return;
       case 'access_token':
         void this.onAccessToken(subscription, message).catch((e: unknown) => {
@@ -272,7 +278,7 @@ export class RealtimeConnection implements HubPeer {
     if (subscription.broadcastAck && request.ref !== null) this.send(makeReply(request, 'ok'));
   }
 
-  private onPresence(subscription: Subscription, message: PhoenixMessage): void {
+  private async onPresence(subscription: Subscription, message: PhoenixMessage): Promise<void> {
     const parsed = presencePayloadSchema.safeParse(message.payload);
     if (!parsed.success) {
       this.send(
@@ -302,6 +308,19 @@ export class RealtimeConnection implements HubPeer {
     ) {
       this.send(makeReply(message, 'error', { reason: 'presence may only describe yourself' }));
       return;
+    }
+    // A member who hides their online status is never shown on online-users, whatever their client does;
+    // every track (the app refreshes every 10 s) re-reads the setting, and a refused one drops the old entry.
+    if (subscription.access.kind === 'online-users' && memberId) {
+      const shown = await mayShowOnline(this.ctx.db, subscription.claims, (e) =>
+        this.ctx.log.debug({ err: e }, 'realtime: online status check failed'),
+      );
+      if (this.subscriptions.get(subscription.topic) !== subscription) return; // left meanwhile
+      if (!shown) {
+        this.hub.untrack(subscription);
+        this.send(makeReply(message, 'error', { reason: ONLINE_STATUS_HIDDEN }));
+        return;
+      }
     }
     this.hub.track(subscription, meta);
     this.send(makeReply(message, 'ok'));

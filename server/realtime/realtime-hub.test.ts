@@ -81,6 +81,35 @@ describe('realtime hub', () => {
     expect(hub.getPresenceState('realtime:online-users')).toEqual({});
   });
 
+  it('a re-track on online-users changing only lastActivity is kept for newcomers but sent to nobody', () => {
+    const hub = new RealtimeHub();
+    const watcher = new FakePeer(hub);
+    const tracker = new FakePeer(hub);
+    subscribe(hub, watcher, 'realtime:online-users', { role: 'authenticated', sub: bob });
+    const s = subscribe(hub, tracker, 'realtime:online-users', { role: 'authenticated', sub: alice });
+    expect(hub.track(s, { userId: alice, lastActivity: '10:00:00' })).toBe(true);
+    expect(hub.track(s, { userId: alice, lastActivity: '10:00:10' })).toBe(false);
+    expect(watcher.sent).toHaveLength(1);
+    expect(hub.getPresenceState('realtime:online-users')[alice]?.metas).toEqual([
+      expect.objectContaining({ userId: alice, lastActivity: '10:00:10' }),
+    ]);
+    // Anything else changing is news again.
+    expect(hub.track(s, { userId: alice, lastActivity: '10:00:20', status: 'away' })).toBe(true);
+    expect(watcher.sent).toHaveLength(2);
+  });
+
+  it('on other topics only an identical re-track is silent', () => {
+    const hub = new RealtimeHub();
+    const watcher = new FakePeer(hub);
+    const tracker = new FakePeer(hub);
+    subscribe(hub, watcher, 'realtime:public:room', { role: 'anon', sub: 'w' });
+    const s = subscribe(hub, tracker, 'realtime:public:room', { role: 'anon', sub: 't' });
+    hub.track(s, { cursor: { x: 1 }, lastActivity: 1 });
+    hub.track(s, { cursor: { x: 1 }, lastActivity: 1 });
+    hub.track(s, { cursor: { x: 1 }, lastActivity: 2 });
+    expect(watcher.sent).toHaveLength(2);
+  });
+
   it('delivers a broadcast to the sender only when it asked for self', () => {
     const hub = new RealtimeHub();
     const a = new FakePeer(hub);

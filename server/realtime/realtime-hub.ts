@@ -1,8 +1,9 @@
 // The in-memory state of one realtime process: who joined which topic, presence per topic, and fan-out.
 import crypto from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { JwtClaims } from '../auth/keys.ts';
 import { encodeBinaryBroadcast, ENCODING_JSON, type PhoenixMessage, type Vsn } from './protocol.ts';
-import type { TopicAccess } from './topics.ts';
+import { ONLINE_USERS_REFRESH_KEYS, type TopicAccess } from './topics.ts';
 
 /** What the hub needs from a connection; implemented by RealtimeConnection. */
 export interface HubPeer {
@@ -26,6 +27,8 @@ export interface Subscription {
   readonly presenceEnabled: boolean;
   readonly presenceKey: string;
   presence?: { ref: string; meta: Record<string, unknown> };
+  /** Presence requests of this subscription, applied one after the other (a track may wait on SQL). */
+  presenceQueue?: Promise<void>;
   expiryTimer?: NodeJS.Timeout;
   /** Counts token refreshes, so a slow older one never overwrites a newer one. */
   refreshSerial?: number;
@@ -42,6 +45,22 @@ export interface BroadcastOut {
 
 function makePresenceRef(): string {
   return crypto.randomBytes(9).toString('base64url');
+}
+
+/** Presence keys whose change alone is a refresh, not news for the other members of the topic. */
+function getRefreshOnlyKeys(access: TopicAccess): readonly string[] {
+  return access.kind === 'online-users' ? ONLINE_USERS_REFRESH_KEYS : [];
+}
+
+function isSamePresence(
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+  refreshOnly: readonly string[],
+): boolean {
+  if (refreshOnly.length === 0) return isDeepStrictEqual(a, b);
+  const strip = (m: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(m).filter(([k]) => !refreshOnly.includes(k)));
+  return isDeepStrictEqual(strip(a), strip(b));
 }
 
 function toMeta(subscription: Subscription): Record<string, unknown> {
@@ -86,8 +105,18 @@ export class RealtimeHub {
     return state;
   }
 
-  /** Tracks (or replaces) the subscription's presence; everyone with presence on sees the diff. */
-  track(subscription: Subscription, meta: Record<string, unknown>): void {
+  /**
+   * Tracks (or replaces) the subscription's presence; everyone with presence on sees the diff. A re-track
+   * that differs from the tracked state only in the topic's refresh-only keys (online-users: lastActivity)
+   * is a refresh: it is kept for presence_state but not re-broadcast, so periodic refreshes cost nothing
+   * per other member. Returns whether a diff was sent.
+   */
+  track(subscription: Subscription, meta: Record<string, unknown>): boolean {
+    const current = subscription.presence;
+    if (current && isSamePresence(current.meta, meta, getRefreshOnlyKeys(subscription.access))) {
+      current.meta = meta;
+      return false;
+    }
     const leaves: PresenceMap = subscription.presence
       ? { [subscription.presenceKey]: { metas: [toMeta(subscription)] } }
       : {};
@@ -97,6 +126,7 @@ export class RealtimeHub {
       { [subscription.presenceKey]: { metas: [toMeta(subscription)] } },
       leaves,
     );
+    return true;
   }
 
   untrack(subscription: Subscription): void {

@@ -9,6 +9,12 @@ export const MEMBER_RESOURCES = {
 
 export type MemberResource = keyof typeof MEMBER_RESOURCES;
 
+/**
+ * Presence keys on online-users that only refresh a member's entry (the app re-tracks every 10 s): a
+ * re-track changing nothing else is stored for presence_state but not sent to everyone online.
+ */
+export const ONLINE_USERS_REFRESH_KEYS = ['lastActivity'] as const;
+
 export type TopicAccess =
   /** Anyone holding the anon key, signed in or not. */
   | { kind: 'public'; subtopic: string }

@@ -92,6 +92,78 @@ describe.each(getDatabaseKinds())('realtime presence and broadcast on %s', (kind
     await waitFor('alice gone for bob', () => !b.presenceState()[alice.id]);
   });
 
+  it('a member who hides their online status is never shown on online-users, whatever their client sends', async () => {
+    const carol = await createMember(t);
+    await t.db.query('update public.profiles set show_online_status = false where id = $1', [carol.id]);
+    const b = (await client(bob.token)).channel('online-users');
+    const bobSawCarol: string[] = [];
+    b.on('presence', { event: 'join' }, ({ key }) => {
+      if (key === carol.id) bobSawCarol.push(key);
+    });
+    expect((await subscribe(b)).status).toBe('SUBSCRIBED');
+    expect(await b.track({ userId: bob.id, lastActivity: 1 })).toBe('ok');
+
+    const c = (await client(carol.token)).channel('online-users');
+    c.on('presence', { event: 'sync' }, () => {});
+    expect((await subscribe(c)).status).toBe('SUBSCRIBED');
+    expect(await c.track({ userId: carol.id, lastActivity: 1 })).toBe('error');
+    // Carol still sees who is online; she is just not among them.
+    await waitFor('carol sees bob', () => c.presenceState()[bob.id]);
+    expect(c.presenceState()[carol.id]).toBeUndefined();
+
+    // Shown again once she turns it on (read from the database at each track).
+    await t.db.query('update public.profiles set show_online_status = true where id = $1', [carol.id]);
+    expect(await c.track({ userId: carol.id, lastActivity: 2 })).toBe('ok');
+    await waitFor('bob sees carol', () => b.presenceState()[carol.id]);
+    expect(bobSawCarol).toEqual([carol.id]);
+
+    // Turned off while shown: her next refresh is refused and drops her entry for everyone.
+    await t.db.query('update public.profiles set show_online_status = false where id = $1', [carol.id]);
+    expect(await c.track({ userId: carol.id, lastActivity: 3 })).toBe('error');
+    await waitFor('carol gone for bob', () => !b.presenceState()[carol.id]);
+    // A member whose profile row cannot be read (none here) is not shown either.
+    const ghost = await createMember(t);
+    await t.db.query('delete from public.profiles where id = $1', [ghost.id]);
+    const g = (await client(ghost.token)).channel('online-users');
+    g.on('presence', { event: 'sync' }, () => {});
+    expect((await subscribe(g)).status).toBe('SUBSCRIBED');
+    expect(await g.track({ userId: ghost.id })).toBe('error');
+    // Someone joining now gets the full state: bob, and neither carol nor the ghost.
+    const late = (await client(alice.token)).channel('online-users');
+    late.on('presence', { event: 'sync' }, () => {});
+    expect((await subscribe(late)).status).toBe('SUBSCRIBED');
+    await waitFor('the newcomer sees bob', () => late.presenceState()[bob.id]);
+    expect(Object.keys(late.presenceState())).toEqual([bob.id]);
+  });
+
+  it('a refresh on online-users updates lastActivity for newcomers without a leave and join for others', async () => {
+    const a = (await client(alice.token)).channel('online-users');
+    const aDiffs: string[] = [];
+    a.on('presence', { event: 'join' }, ({ key }) => aDiffs.push(`join ${key}`)).on(
+      'presence',
+      { event: 'leave' },
+      ({ key }) => aDiffs.push(`leave ${key}`),
+    );
+    expect((await subscribe(a)).status).toBe('SUBSCRIBED');
+    const b = (await client(bob.token)).channel('online-users');
+    b.on('presence', { event: 'sync' }, () => {});
+    expect((await subscribe(b)).status).toBe('SUBSCRIBED');
+    expect(await b.track({ userId: bob.id, lastActivity: 1 })).toBe('ok');
+    await waitFor('alice sees bob', () => aDiffs.includes(`join ${bob.id}`));
+    expect(await b.track({ userId: bob.id, lastActivity: 2 })).toBe('ok');
+    // Alice's own track comes after bob's refresh on the same server: once she sees it, a diff for bob would have come first.
+    expect(await a.track({ userId: alice.id, lastActivity: 2 })).toBe('ok');
+    await waitFor('alice sees herself', () => aDiffs.includes(`join ${alice.id}`));
+    expect(aDiffs).toEqual([`join ${bob.id}`, `join ${alice.id}`]);
+    expect(a.presenceState()[bob.id]?.[0]).toMatchObject({ lastActivity: 1 });
+
+    const late = (await client(alice.token)).channel('online-users');
+    late.on('presence', { event: 'sync' }, () => {});
+    expect((await subscribe(late)).status).toBe('SUBSCRIBED');
+    await waitFor('the newcomer sees bob', () => late.presenceState()[bob.id]);
+    expect(late.presenceState()[bob.id]?.[0]).toMatchObject({ lastActivity: 2 });
+  });
+
   it('anonymous visitors cannot join online-users', async () => {
     const anon = (await client()).channel('online-users');
     anon.on('presence', { event: 'sync' }, () => {});
