@@ -1,4 +1,5 @@
 // Presence of spec §4: join online-users keyed by the member, track {userId, lastActivity} once subscribed, refresh every 10 s, keep last_seen.
+// A member whose "Show my online status" is off is never tracked (the server refuses it too: server/realtime).
 import type { RealtimeChannel } from '@supabase/supabase-js';
 import { useEffect, useSyncExternalStore } from 'react';
 import { getSupabase } from '../data/supabase-client.ts';
@@ -7,11 +8,36 @@ export const PRESENCE_CHANNEL = 'online-users';
 export const PRESENCE_REFRESH_MS = 10_000;
 
 let onlineIds = new Set<string>();
+/** The member's own show_online_status as the replica holds it; undefined until the replica has said. */
+let showOwnStatus: boolean | undefined;
 const listeners = new Set<() => void>();
+const settingListeners = new Set<() => void>();
+
+function notify() {
+  for (const l of listeners) l();
+}
 
 function setOnline(next: Set<string>) {
   onlineIds = next;
-  for (const l of listeners) l();
+  notify();
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+/**
+ * Published from inside the replica provider (the layout that runs presence sits outside it). Until a
+ * value arrives the member is not tracked, so a hidden status is never shown even for a moment.
+ */
+export function publishShowOnlineStatus(show: boolean | undefined): void {
+  if (show === showOwnStatus) return;
+  showOwnStatus = show;
+  for (const l of settingListeners) l();
+  notify();
 }
 
 export function usePresence(userId: string | undefined): void {
@@ -19,7 +45,26 @@ export function usePresence(userId: string | undefined): void {
     if (!userId) return;
     let channel: RealtimeChannel | undefined;
     let timer: ReturnType<typeof setInterval> | undefined;
+    let subscribed = false;
+    let tracked = false;
     let stopped = false;
+
+    const track = () => {
+      if (!channel || !subscribed || showOwnStatus !== true) return;
+      tracked = true;
+      // The server refuses while it still has the setting off (an upload in flight): the next refresh retries.
+      void channel.track({ userId, lastActivity: new Date().toISOString() });
+    };
+    const untrack = () => {
+      if (!channel || !tracked) return;
+      tracked = false;
+      void channel.untrack();
+    };
+    const onSetting = () => {
+      if (showOwnStatus === true && !tracked) track();
+      else if (showOwnStatus !== true) untrack();
+    };
+    settingListeners.add(onSetting);
 
     void getSupabase().then((sb) => {
       if (stopped) return;
@@ -37,22 +82,24 @@ export function usePresence(userId: string | undefined): void {
           setOnline(new Set(Object.keys(channel?.presenceState() ?? {})));
         })
         .subscribe((status) => {
-          if (status !== 'SUBSCRIBED' || !channel) return;
-          const track = () => channel?.track({ userId, lastActivity: new Date().toISOString() });
-          void track();
+          subscribed = status === 'SUBSCRIBED';
+          if (!subscribed || !channel) return;
+          track();
+          // last_seen is the member's own (private) column; its public copy follows show_online_status in SQL.
           void touchLastSeen();
           clearInterval(timer);
           timer = setInterval(() => {
-            void track();
+            track();
             void touchLastSeen();
           }, PRESENCE_REFRESH_MS);
         });
     });
     return () => {
       stopped = true;
+      settingListeners.delete(onSetting);
       clearInterval(timer);
       if (channel) {
-        void channel.untrack();
+        untrack();
         void getSupabase().then((sb) => channel && sb.removeChannel(channel));
       }
       setOnline(new Set());
@@ -62,11 +109,10 @@ export function usePresence(userId: string | undefined): void {
 
 /** Whether a member is in the online-users channel right now. */
 export function useIsOnline(userId: string | undefined): boolean {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => (userId ? onlineIds.has(userId) : false),
-  );
+  return useSyncExternalStore(subscribe, () => (userId ? onlineIds.has(userId) : false));
+}
+
+/** Whether the member hides their own online status (false while unknown). */
+export function useHidesOwnStatus(): boolean {
+  return useSyncExternalStore(subscribe, () => showOwnStatus === false);
 }

@@ -1,7 +1,10 @@
 // Background work of the member area inside the replica provider (loaded lazily with it): delivery receipts,
-// browser notifications for new messages, and the unread counts the sidebar shows.
+// browser notifications for new messages, the unread counts the sidebar shows, and the member's own
+// "Show my online status" for presence (which runs in the layout, outside the provider).
 import { useEffect } from 'react';
 import { useAuth } from '../../app/auth-context.tsx';
+import { publishShowOnlineStatus } from '../../app/use-presence.ts';
+import { useQuery } from '../../data/replica.tsx';
 import { useUnreadNotificationCount } from '../notifications/notifications-data.ts';
 import { publishUnreadCounts } from '../notifications/unread-store.ts';
 import { MessageWatcher } from './message-watcher.tsx';
@@ -15,6 +18,18 @@ function UnreadCountsPublisher({ me }: { me: string }) {
   return null;
 }
 
+function OnlineStatusPublisher({ me }: { me: string }) {
+  const { data } = useQuery<{ show_online_status: number | null }>(
+    'select show_online_status from profiles where id = ?',
+    [me],
+  );
+  const value = data[0]?.show_online_status;
+  const show = value === undefined || value === null ? undefined : value === 1;
+  useEffect(() => publishShowOnlineStatus(show), [show]);
+  useEffect(() => () => publishShowOnlineStatus(undefined), []);
+  return null;
+}
+
 export default function MemberBackground() {
   const { user } = useAuth();
   if (!user) return null;
@@ -22,6 +37,7 @@ export default function MemberBackground() {
     <>
       <MessageWatcher />
       <UnreadCountsPublisher me={user.id} />
+      <OnlineStatusPublisher me={user.id} />
     </>
   );
 }
