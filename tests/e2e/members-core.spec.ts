@@ -153,7 +153,7 @@ test('two members: profile with a photo, discovery, like and like back, match po
   await a.getByLabel('Gender').selectOption('woman');
   await a.getByRole('group', { name: 'Looking for' }).getByLabel('man', { exact: true }).check();
   await a.getByLabel('City').fill('Lond');
-  await a.getByRole('button', { name: 'London, United Kingdom' }).click();
+  await a.getByRole('option', { name: 'London, England, United Kingdom' }).click();
   await a.locator('input[type=file]').setInputFiles(photo);
   await expect(a.getByRole('img', { name: 'Your main photo' })).toBeVisible({ timeout: 20_000 });
   await expect(a.getByText('Photos (1/6)')).toBeVisible();
