@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   findClosedReason,
+  findImageMeta,
   findSendableText,
   getClosedText,
   getNotificationBody,
@@ -44,5 +45,24 @@ describe('message text rules', () => {
     expect(findClosedReason({ ...open, matchExists: false })).toBe('unmatched');
     expect(findClosedReason({ ...open, otherVisible: false })).toBe('unavailable');
     expect(getClosedText('you-blocked', 'Bob')).toBe('You blocked Bob. Messaging is closed.');
+  });
+
+  it('reads an image size from metadata only when it is a sensible pair of whole pixels', () => {
+    expect(findImageMeta('{"width":640,"height":480}')).toEqual({ width: 640, height: 480 });
+    for (const m of [
+      null,
+      undefined,
+      '',
+      '{}',
+      'not json',
+      '[]',
+      'null',
+      '{"width":640}',
+      '{"width":0,"height":1}',
+      '{"width":1.5,"height":2}',
+      '{"width":"640","height":"480"}',
+      '{"width":1e9,"height":1}',
+    ])
+      expect(findImageMeta(m)).toBeUndefined();
   });
 });

@@ -21,6 +21,30 @@ export function getNotificationBody(content: string): string {
     : content;
 }
 
+/** What an image message's metadata says about the picture (upright pixel size, measured before upload). */
+export interface ImageMeta {
+  width: number;
+  height: number;
+}
+
+const MAX_IMAGE_SIDE = 100_000;
+
+/** The image size in a message's metadata (replica JSON text), or undefined when absent or not sensible. */
+export function findImageMeta(metadata: string | null | undefined): ImageMeta | undefined {
+  if (!metadata) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(metadata);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { width, height } = parsed as Record<string, unknown>;
+  const ok = (n: unknown): n is number =>
+    Number.isInteger(n) && (n as number) > 0 && (n as number) <= MAX_IMAGE_SIDE;
+  return ok(width) && ok(height) ? { width, height } : undefined;
+}
+
 /** Enter sends; Shift+Enter (and Enter while an input method is composing) makes a new line. */
 export function isSendKey(e: { key: string; shiftKey: boolean; isComposing?: boolean }): boolean {
   return e.key === 'Enter' && !e.shiftKey && !e.isComposing;

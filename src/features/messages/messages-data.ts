@@ -133,19 +133,35 @@ export async function getDraft(db: PowerSyncDatabase, conversationId: string): P
 
 /**
  * Queues a message; it shows at once and uploads when online, in order, exactly once (client-made id).
- * No metadata column: the upload would send the replica's JSON text as a JSON string, which the
- * server's object check refuses; the server default ({}) applies and an image's key is its content.
+ * Its metadata (a JSON object: an image's size, nothing for text) goes with it as replica JSON text,
+ * which the connector turns back into an object on upload (STRUCTURED_COLUMNS), so it works offline too.
  */
 export async function sendMessage(
   db: PowerSyncDatabase,
-  m: { conversationId: string; me: string; other: string; content: string; type?: 'text' | 'image' },
+  m: {
+    conversationId: string;
+    me: string;
+    other: string;
+    content: string;
+    type?: 'text' | 'image';
+    metadata?: Record<string, unknown>;
+  },
 ): Promise<string> {
   const id = crypto.randomUUID();
   await db.writeTransaction(async (tx) => {
     await tx.execute(
-      `insert into messages (id, conversation_id, sender_id, recipient_id, content, type, status, created_at)
-       values (?, ?, ?, ?, ?, ?, 'sent', ?)`,
-      [id, m.conversationId, m.me, m.other, m.content, m.type ?? 'text', new Date().toISOString()],
+      `insert into messages (id, conversation_id, sender_id, recipient_id, content, type, metadata, status, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, 'sent', ?)`,
+      [
+        id,
+        m.conversationId,
+        m.me,
+        m.other,
+        m.content,
+        m.type ?? 'text',
+        JSON.stringify(m.metadata ?? {}),
+        new Date().toISOString(),
+      ],
     );
     await tx.execute('delete from message_drafts where id = ?', [m.conversationId]);
   });

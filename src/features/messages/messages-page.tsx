@@ -12,10 +12,12 @@ import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import {
   findClosedReason,
+  findImageMeta,
   findSendableText,
   getClosedText,
   isSendKey,
   MESSAGE_MAX_LENGTH,
+  type ImageMeta,
 } from './message-text.ts';
 import {
   getDeviceSetting,
@@ -113,7 +115,20 @@ function ConversationList({
   );
 }
 
-function ChatImage({ path }: { path: string }) {
+/** The upright pixel size of a photo about to be sent (undefined when the browser cannot tell). */
+async function findPhotoSize(file: File): Promise<ImageMeta | undefined> {
+  if (typeof createImageBitmap !== 'function') return undefined;
+  try {
+    const bitmap = await createImageBitmap(file);
+    const size = { width: bitmap.width, height: bitmap.height };
+    bitmap.close();
+    return size;
+  } catch {
+    return undefined;
+  }
+}
+
+function ChatImage({ path, size }: { path: string; size: ImageMeta | undefined }) {
   const { data } = useTanstackQuery({
     queryKey: ['chat-media', path],
     staleTime: 30 * 60 * 1000,
@@ -124,10 +139,26 @@ function ChatImage({ path }: { path: string }) {
       return signed.signedUrl;
     },
   });
+  // The size from the message's metadata reserves the photo's box, so the thread does not jump when it loads.
+  const box = size
+    ? {
+        aspectRatio: `${size.width} / ${size.height}`,
+        width: `min(100%, ${Math.round((16 * size.width) / size.height)}rem)`,
+      }
+    : undefined;
   return data ? (
-    <img src={data} alt="Photo sent in chat" className="max-h-64 rounded-lg" />
+    <img
+      src={data}
+      alt="Photo sent in chat"
+      className="max-h-64 rounded-lg object-contain"
+      style={box}
+      width={size?.width}
+      height={size?.height}
+    />
   ) : (
-    <span className="text-sm">Loading photo...</span>
+    <span className="block text-sm" style={box}>
+      Loading photo...
+    </span>
   );
 }
 
@@ -149,7 +180,7 @@ function Bubble({ m, mine, pending }: { m: MessageRow; mine: boolean; pending: b
         className={`max-w-[75%] rounded-2xl px-3 py-2 ${mine ? 'bg-primary text-primary-fg' : 'bg-subtle text-fg'}`}
       >
         {m.type === 'image' ? (
-          <ChatImage path={m.content} />
+          <ChatImage path={m.content} size={findImageMeta(m.metadata)} />
         ) : (
           <p className="break-words whitespace-pre-wrap">{m.content}</p>
         )}
@@ -263,6 +294,7 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
       const sb = await getSupabase();
       const ext = file.type.split('/')[1] ?? 'jpg';
       const path = `${c.id}/${me}/${crypto.randomUUID()}.${ext}`;
+      const size = await findPhotoSize(file);
       const { error } = await sb.storage
         .from(CHAT_MEDIA_BUCKET)
         .upload(path, file, { contentType: file.type });
@@ -273,6 +305,7 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
         other: c.other_id,
         content: path,
         type: 'image',
+        metadata: size ? { width: size.width, height: size.height } : {},
       });
     } catch {
       toast({
