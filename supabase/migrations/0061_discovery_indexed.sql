@@ -20,6 +20,21 @@ language sql immutable as $$
       else (today - make_interval(years => min_age))::date end
 $$;
 
+-- One interest as compared (ASCII lower case, trimmed of spaces), as a plain expression the planner
+-- inlines, so a whole pool's interests are normalised in one set-based pass; normalize_interests
+-- (0008) now uses it, so both stay one rule.
+create or replace function public.normalize_interest(item text) returns text
+language sql immutable as $$
+  select btrim(translate(item, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), ' ')
+$$;
+
+create or replace function public.normalize_interests(items text[]) returns text[]
+language sql immutable as $$
+  select coalesce(array_agg(distinct n order by n), '{}')
+  from (select public.normalize_interest(x) as n from unnest(coalesce(items, '{}')) x) t
+  where n <> ''
+$$;
+
 -- The caller's deck: members whose preferences and the caller's accept each other (gender, age),
 -- within the caller's distance band and goals, excluding self, paused members, anyone blocked or
 -- reported either way, anyone the caller already liked or skipped, and members leaving (deletion
@@ -74,6 +89,7 @@ declare
   born_from date;
   born_to date;
   max_lat_delta numeric;
+  excluded uuid[];
   pool uuid[];
 begin
   if limit_count is null or limit_count < 1 or limit_count > 100 then
@@ -100,6 +116,17 @@ begin
   if want_band is not null and want_band < 6 and me.location_lat is not null then
     max_lat_delta := (array[5, 10, 25, 50, 100])[want_band] / 111.19 + 0.01;
   end if;
+
+  -- Everyone the caller never sees again: liked or skipped, blocked or reported in either direction.
+  -- Gathered once through the caller's side of each table's index, so the pool query below joins
+  -- no per-caller tables (fewer joins to plan) and tests membership in one hashed list.
+  select coalesce(array_agg(x.id), '{}') into excluded from (
+    select ui.target_id as id from public.user_interactions ui where ui.user_id = uid
+    union all select bu.blocked_id from public.blocked_users bu where bu.blocker_id = uid
+    union all select bu.blocker_id from public.blocked_users bu where bu.blocked_id = uid
+    union all select r.reported_id from public.reports r where r.reporter_id = uid
+    union all select r.reporter_id from public.reports r where r.reported_id = uid
+  ) x;
 
   -- The pool: the pool_cap most recently active eligible members. EXECUTE plans it for this
   -- call's values (a cached generic plan would guess every filter's pass rate), and each filter
@@ -133,11 +160,7 @@ begin
             and public.get_distance_band_rank(public.get_distance_band(
               public.get_distance_km($11::numeric, $12::numeric, p.location_lat, p.location_lng))) <= $10::int))
         -- never seen again once liked or skipped; never across a block or report, either way
-        and not exists (select 1 from public.user_interactions ui where ui.user_id = $1 and ui.target_id = p.id)
-        and not exists (select 1 from public.blocked_users bu where bu.blocker_id = $1 and bu.blocked_id = p.id)
-        and not exists (select 1 from public.blocked_users bu where bu.blocker_id = p.id and bu.blocked_id = $1)
-        and not exists (select 1 from public.reports r where r.reporter_id = $1 and r.reported_id = p.id)
-        and not exists (select 1 from public.reports r where r.reporter_id = p.id and r.reported_id = $1)
+        and p.id <> all ($15::uuid[])
         and not exists (select 1 from public.account_deletion_requests d2 where d2.user_id = p.id and d2.status = 'pending')
       -- The scored pool: the most recently active eligible members (docs/decisions, discovery pool cap).
       order by p.last_seen desc nulls last, p.id
@@ -145,7 +168,7 @@ begin
   $pool$
   into pool
   using uid, want_genders, born_from, born_to, want_min, want_max, want_goals, me.gender, my_age,
-    want_band, me.location_lat, me.location_lng, max_lat_delta, pool_cap;
+    want_band, me.location_lat, me.location_lng, max_lat_delta, pool_cap, excluded;
 
   -- Set-based over the pool: the same arithmetic as get_compatibility in one pass, public fields
   -- for the page only. tests/sql/discovery.test.ts checks that the scores and explanations equal
@@ -160,19 +183,26 @@ begin
       from unnest(pool) as u(id)
       join public.profiles p on p.id = u.id
     ),
-    placed as (
-      select c.id, public.normalize_interests(c.interests) as norm, c.relationship_goals, c.show_distance, c.seen,
-        public.get_distance_band(c.km) as band
-      from candidates c
-    ),
     -- One row per (candidate, source), then one GROUP BY: no join between derived sets, so a
-    -- misestimated pool size cannot turn into a quadratic nested loop.
+    -- misestimated pool size cannot turn into a quadratic nested loop, and no function call per
+    -- candidate (interests are normalised as rows, not per array).
     contributions as (
-      select pl.id, true as in_pool, pl.band, pl.show_distance, pl.seen, pl.norm,
-        coalesce(me.relationship_goals = pl.relationship_goals, false) as goals_match,
+      select c.id, true as in_pool, public.get_distance_band(c.km) as band, c.show_distance, c.seen,
+        c.interests,
+        coalesce(me.relationship_goals = c.relationship_goals, false) as goals_match,
         0 as common, 0 as shared_answers, 0 as earned_a, 0 as possible_a, 0 as earned_b, 0 as possible_b,
-        (select count(*)::int from unnest(pl.norm) x where x = any (my_interests)) as shared_count
-      from placed pl
+        0 as interest_count, 0 as shared_count
+      from candidates c
+      union all
+      -- each distinct normalised interest of a candidate, and whether the caller has it too
+      select ni.id, false, null, null, null, null, null, 0, 0, 0, 0, 0, 0,
+        1, case when ni.n = any (my_interests) then 1 else 0 end
+      from (
+        select distinct c.id, public.normalize_interest(x) as n
+        from candidates c
+        cross join unnest(c.interests) x
+      ) ni
+      where ni.n <> ''
       union all
       select xb.user_id, false, null, null, null, null, null,
         1,
@@ -181,7 +211,7 @@ begin
         public.get_importance_weight(xa.importance),
         case when xa.answer = any (xb.acceptable_answers) then public.get_importance_weight(xb.importance) else 0 end,
         public.get_importance_weight(xb.importance),
-        0
+        0, 0
       from candidates c
       join public.profile_answers xb on xb.user_id = c.id
       join public.profile_answers xa on xa.user_id = uid and xa.question_id = xb.question_id
@@ -190,21 +220,21 @@ begin
       select c.id,
         bool_or(c.in_pool) as in_pool,
         max(c.band) as band, bool_or(c.show_distance) as show_distance, max(c.seen) as seen,
-        max(c.norm) as norm,
+        max(c.interests) as interests,
         bool_or(c.goals_match) as goals_match,
         sum(c.common)::int as common, sum(c.shared_answers)::int as shared_answers,
         sum(c.earned_a)::int as earned_a, sum(c.possible_a)::int as possible_a,
         sum(c.earned_b)::int as earned_b, sum(c.possible_b)::int as possible_b,
-        sum(c.shared_count)::int as shared_count
+        sum(c.interest_count)::int as interest_count, sum(c.shared_count)::int as shared_count
       from contributions c
       group by c.id
     ),
     ranked as (
       select t.*,
         -- both lists are distinct already, so the union is the sum less the overlap
-        cardinality(my_interests) + cardinality(t.norm) - t.shared_count as all_interests,
+        cardinality(my_interests) + t.interest_count - t.shared_count as all_interests,
         public.compute_compatibility_score(t.earned_a, t.possible_a, t.earned_b, t.possible_b, t.shared_count,
-          cardinality(my_interests) + cardinality(t.norm) - t.shared_count, t.goals_match) as score
+          cardinality(my_interests) + t.interest_count - t.shared_count, t.goals_match) as score
       from totals t
       where t.in_pool
     ),
@@ -223,7 +253,8 @@ begin
         'shared_answers', pg.shared_answers,
         'answers_score', case when pg.possible_a + pg.possible_b = 0 then null
           else (100 * (pg.earned_a + pg.earned_b)) / (pg.possible_a + pg.possible_b) end,
-        'shared_interests', coalesce((select jsonb_agg(x order by x) from unnest(pg.norm) x where x = any (my_interests)), '[]'),
+        'shared_interests', coalesce((select jsonb_agg(x order by x)
+          from unnest(public.normalize_interests(pg.interests)) x where x = any (my_interests)), '[]'),
         'interests_score', case when pg.all_interests = 0 then 0 else (100 * pg.shared_count) / pg.all_interests end,
         'goals_match', pg.goals_match)
     from page pg
