@@ -65,6 +65,34 @@ function generateMember(random: (n: number) => number, index: number): Generated
   };
 }
 
+/** Members in bulk (one statement per table), the way sign-up makes them: the trigger makes profiles. */
+async function insertMembers(db: TestDatabase, everyone: Generated[]): Promise<void> {
+  const rows = JSON.stringify(everyone);
+  await db.query(
+    `insert into auth.users (id, email, raw_user_meta_data)
+     select (m->>'id')::uuid, 'scale-' || (m->>'id') || '@example.test', jsonb_build_object('name', 'Member')
+     from jsonb_array_elements($1::jsonb) m`,
+    [rows],
+  );
+  await db.query(
+    `update public.profiles p set
+       gender = m->>'gender', birthday = date '1990-06-15',
+       location_lat = (m->>'lat')::numeric, location_lng = (m->>'lng')::numeric,
+       last_seen = (m->>'lastSeen')::timestamptz, show_online_status = (m->>'showOnline')::boolean,
+       interests = array(select jsonb_array_elements_text(m->'interests')),
+       relationship_goals = m->>'relationshipGoals'
+     from jsonb_array_elements($1::jsonb) m where p.id = (m->>'id')::uuid`,
+    [rows],
+  );
+  await db.query(
+    `insert into public.profile_answers (user_id, question_id, answer, acceptable_answers, importance)
+     select (m->>'id')::uuid, (x->>'questionId')::int, (x->>'answer')::smallint,
+       array(select jsonb_array_elements_text(x->'acceptableAnswers')::smallint), (x->>'importance')::smallint
+     from jsonb_array_elements($1::jsonb) m, jsonb_array_elements(m->'answers') x`,
+    [rows],
+  );
+}
+
 describe.each(getDatabaseKinds())('discovery at scale on %s', (kind) => {
   let db: TestDatabase;
   const random = createRandom(20260322);
@@ -74,31 +102,7 @@ describe.each(getDatabaseKinds())('discovery at scale on %s', (kind) => {
 
   beforeAll(async () => {
     db = await createTestDatabase(kind);
-    // In bulk (one statement per table), the way sign-up makes members: the trigger makes profiles.
-    const rows = JSON.stringify(everyone);
-    await db.query(
-      `insert into auth.users (id, email, raw_user_meta_data)
-       select (m->>'id')::uuid, 'scale-' || (m->>'id') || '@example.test', jsonb_build_object('name', 'Member')
-       from jsonb_array_elements($1::jsonb) m`,
-      [rows],
-    );
-    await db.query(
-      `update public.profiles p set
-         gender = m->>'gender', birthday = date '1990-06-15',
-         location_lat = (m->>'lat')::numeric, location_lng = (m->>'lng')::numeric,
-         last_seen = (m->>'lastSeen')::timestamptz, show_online_status = (m->>'showOnline')::boolean,
-         interests = array(select jsonb_array_elements_text(m->'interests')),
-         relationship_goals = m->>'relationshipGoals'
-       from jsonb_array_elements($1::jsonb) m where p.id = (m->>'id')::uuid`,
-      [rows],
-    );
-    await db.query(
-      `insert into public.profile_answers (user_id, question_id, answer, acceptable_answers, importance)
-       select (m->>'id')::uuid, (x->>'questionId')::int, (x->>'answer')::smallint,
-         array(select jsonb_array_elements_text(x->'acceptableAnswers')::smallint), (x->>'importance')::smallint
-       from jsonb_array_elements($1::jsonb) m, jsonb_array_elements(m->'answers') x`,
-      [rows],
-    );
+    await insertMembers(db, everyone);
     await db.query(
       `insert into public.match_preferences (user_id, genders, max_distance_band) values ($1, $2, '25-50 km')`,
       [viewer.id, ['woman', 'man']],
@@ -164,5 +168,73 @@ describe.each(getDatabaseKinds())('discovery at scale on %s', (kind) => {
     expect(await call(-2_147_483_648, -2_000_000_000)).toBe(0);
     // Every generated member was born in 1990, so 18 to a huge maximum keeps them all.
     expect(await call(18, 2_147_483_647)).toBe(100);
+  });
+});
+
+// Above the cap (decision 0022, kept by 0061): the deck is the best of the 500 most recently active
+// eligible members, in order of last_seen (raw, even when hidden; never seen last), then id. Members the
+// viewer already liked or skipped leave that window before it is counted, so it moves on as they swipe.
+describe.each(getDatabaseKinds())('discovery above the scored-pool cap on %s', (kind) => {
+  const POOL_CAP = 500;
+  let db: TestDatabase;
+  const random = createRandom(20261122);
+  const viewer: Generated = { ...generateMember(random, 0), lat: 10, lng: 10 };
+  // All within reach of a viewer without preferences: eligibility here is only the exclusions.
+  const others = Array.from({ length: 620 }, (_, i) => generateMember(random, i + 1));
+  const everyone = [viewer, ...others];
+  const byRecency = (a: Generated, b: Generated) =>
+    (b.lastSeen === null ? -Infinity : Date.parse(b.lastSeen)) -
+      (a.lastSeen === null ? -Infinity : Date.parse(a.lastSeen)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  // The viewer skipped the 40 most recently active members and liked 20 more further back.
+  const recent = [...others].sort(byRecency);
+  const skipped = recent.slice(0, 40);
+  const liked = recent.filter((_, i) => i >= 40 && i % 25 === 7).slice(0, 20);
+
+  beforeAll(async () => {
+    db = await createTestDatabase(kind);
+    await insertMembers(db, everyone);
+    await db.query(
+      `insert into public.user_interactions (user_id, target_id, interaction_type)
+       select $1::uuid, t, 'skip' from unnest($2::uuid[]) t union all select $1::uuid, t, 'like' from unnest($3::uuid[]) t`,
+      [viewer.id, skipped.map((m) => m.id), liked.map((m) => m.id)],
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await db?.destroy();
+  });
+
+  it('the deck is the brute-force ranking of the 500 most recently active eligible members', async () => {
+    const gone = new Set([...skipped, ...liked].map((m) => m.id));
+    const eligible = recent.filter((m) => !gone.has(m.id));
+    expect(eligible.length).toBeGreaterThan(POOL_CAP + 50);
+    const seen = (m: Generated) => (m.showOnline && m.lastSeen ? Date.parse(m.lastSeen) : null);
+    const ranked = eligible
+      .slice(0, POOL_CAP)
+      .map((m) => ({ m, score: computeCompatibility(viewer, m).score }))
+      .sort(
+        (a, b) =>
+          b.score - a.score ||
+          (seen(b.m) ?? -Infinity) - (seen(a.m) ?? -Infinity) ||
+          (a.m.id < b.m.id ? -1 : a.m.id > b.m.id ? 1 : 0),
+      );
+    // The cap matters: ranking every eligible member would give a different page.
+    const uncapped = eligible
+      .map((m) => ({ m, score: computeCompatibility(viewer, m).score }))
+      .sort(
+        (a, b) =>
+          b.score - a.score ||
+          (seen(b.m) ?? -Infinity) - (seen(a.m) ?? -Infinity) ||
+          (a.m.id < b.m.id ? -1 : a.m.id > b.m.id ? 1 : 0),
+      );
+    expect(uncapped.slice(0, 100).map((e) => e.m.id)).not.toEqual(ranked.slice(0, 100).map((e) => e.m.id));
+
+    const deck = await asActor(db, member(viewer.id), (tx) =>
+      tx.query<{ id: string; compatibility_score: number }>(
+        'select id, compatibility_score from public.get_discovery_candidates(100)',
+      ),
+    );
+    expect(deck.rows.map((r) => [r.id, r.compatibility_score])).toEqual(
+      ranked.slice(0, 100).map((e) => [e.m.id, e.score]),
+    );
   });
 });
