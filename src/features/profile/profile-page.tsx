@@ -295,13 +295,20 @@ function useOnline(): boolean {
   return useSyncExternalStore(subscribeOnline, () => navigator.onLine);
 }
 
+/** Whether queued writes can upload now: a network, and the sync stream up (it notices a lost network late). */
+function useUploadPossible(): boolean {
+  const online = useOnline();
+  const { connected } = useStatus();
+  return online && connected;
+}
+
 /** Says that a write is still in the upload queue, and why, in a polite live region. */
 function PendingNote({ pending }: { pending: boolean }) {
-  const { connected } = useStatus();
+  const online = useUploadPossible();
   return (
-    <p role="status" className="text-sm text-muted" data-testid="pending-note">
+    <p role="status" className="text-sm text-muted">
       {pending &&
-        (connected
+        (online
           ? 'Uploading your changes...'
           : 'Saved on this device. Your changes upload when you are back online.')}
     </p>
@@ -546,7 +553,7 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
   const navigate = useNavigate();
   const db = useReplica();
   const pending = usePendingIds('profiles').has(me);
-  const { connected } = useStatus();
+  const canUpload = useUploadPossible();
   const { data: rows, isLoading } = useQuery<ReplicaRow<'profiles'>>('select * from profiles where id = ?', [
     me,
   ]);
@@ -586,7 +593,7 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
       setForm(saved);
       await saveProfile(db, me, next, done ? { match_preferences_completed: true } : {});
       toast(
-        connected
+        canUpload
           ? { title: successTitle }
           : { title: successTitle, description: 'Kept on this device; it uploads when you are back online.' },
       );

@@ -1,0 +1,241 @@
+// The profile builder offline: the city comes from the offline list (keyboard combobox), edits made offline are
+// kept on the device and shown as pending across a reload, and land on the server once back online; a write
+// the server refuses is shown in plain words and the form returns to the server's version.
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { createKeys } from '../../server/auth/keys.ts';
+import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+
+interface ReplicaHandle {
+  getAll<T>(sql: string, params?: unknown[]): Promise<T[]>;
+  execute(sql: string, params?: unknown[]): Promise<unknown>;
+}
+
+interface ServiceAuth {
+  anonKey: string;
+  token: string;
+}
+
+/** A service_role token signed with this run's server key (from the data folder), as a backend job holds. */
+async function getServiceAuth(request: APIRequestContext, baseURL: string): Promise<ServiceAuth> {
+  const dataDir = process.env['E2E_DATA_DIR'];
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set by the global setup');
+  const jwk = JSON.parse(fs.readFileSync(path.join(dataDir, 'jwt-key.json'), 'utf8')) as Parameters<
+    typeof createKeys
+  >[0];
+  const keys = await createKeys(jwk, `${baseURL}/auth/v1`);
+  const { anonKey } = (await (await request.get('/app-config.json')).json()) as { anonKey: string };
+  return { anonKey, token: await keys.sign({ role: 'service_role' } as never, 600) };
+}
+
+function serviceHeaders(auth: ServiceAuth): Record<string, string> {
+  return { apikey: auth.anonKey, authorization: `Bearer ${auth.token}`, 'content-type': 'application/json' };
+}
+
+async function getMemberId(request: APIRequestContext, auth: ServiceAuth, email: string): Promise<string> {
+  const res = await request.get(`/rest/v1/profiles?select=id&email=eq.${encodeURIComponent(email)}`, {
+    headers: serviceHeaders(auth),
+  });
+  const rows = (await res.json()) as { id: string }[];
+  expect(rows).toHaveLength(1);
+  return rows[0]!.id;
+}
+
+const PENDING_OFFLINE = 'Saved on this device. Your changes upload when you are back online.';
+
+async function queryReplica<T>(page: Page, sql: string, params: unknown[] = []): Promise<T[]> {
+  return page.evaluate(
+    async ([q, p]) => {
+      const db = (window as unknown as { heartsyncReplica?: ReplicaHandle }).heartsyncReplica;
+      if (!db) return [] as T[];
+      return db.getAll<T>(q, p);
+    },
+    [sql, params] as const,
+  );
+}
+
+async function countQueued(page: Page): Promise<number | undefined> {
+  return (await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud'))[0]?.n;
+}
+
+async function getServerRow(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  pathAndQuery: string,
+): Promise<Record<string, unknown> | undefined> {
+  const res = await request.get(`/rest/v1/${pathAndQuery}`, { headers: serviceHeaders(auth) });
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as Record<string, unknown>[])[0];
+}
+
+async function pickCity(page: Page, typed: string, option: string) {
+  const box = page.getByRole('combobox', { name: 'City' });
+  await box.fill(typed);
+  await expect(page.getByRole('option', { name: option })).toBeVisible();
+  // Keyboard only: the first option is the largest city with that name.
+  await box.press('ArrowDown');
+  await expect(page.getByRole('option', { name: option })).toHaveAttribute('aria-selected', 'true');
+  await box.press('Enter');
+  await expect(page.getByText(`Selected: ${option}`)).toBeVisible();
+}
+
+async function signUpWithReplica(page: Page, request: APIRequestContext, tag: string): Promise<string> {
+  await acceptNecessaryCookies(page);
+  await page.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
+  const email = makeEmail(tag);
+  await signUpAndConfirm(page, request, email);
+  await expect
+    .poll(async () => (await queryReplica<{ id: string }>(page, 'select id from profiles')).length, {
+      timeout: 30_000,
+    })
+    .toBe(1);
+  return email;
+}
+
+test('profile edits made offline stay pending across a reload and land once back online', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(150_000);
+  const auth = await getServiceAuth(request, baseURL!);
+  const email = await signUpWithReplica(page, request, 'prof-offline');
+  const id = await getMemberId(request, auth, email);
+
+  // Online: a city from the offline list, by keyboard, accent-insensitively; stored coarse.
+  await expect(page.getByRole('heading', { name: 'Build your profile' })).toBeVisible();
+  await page.getByLabel('Name').fill('Olga Offline');
+  await page.getByLabel('Date of birth').fill('1990-02-03');
+  await page.getByRole('combobox', { name: 'City' }).fill('sao pau');
+  await expect(page.getByRole('option', { name: 'São Paulo, Brazil' })).toBeVisible();
+  const axe = await new AxeBuilder({ page }).include('main').analyze();
+  expect(
+    axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+  ).toEqual([]);
+  await pickCity(page, 'sao pau', 'São Paulo, Brazil');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByText('Profile saved')).toBeVisible();
+  await expect
+    .poll(async () => (await getServerRow(request, auth, `profiles?id=eq.${id}&select=city`))?.['city'], {
+      timeout: 30_000,
+    })
+    .toBe('São Paulo');
+  expect(
+    await getServerRow(
+      request,
+      auth,
+      `profiles?id=eq.${id}&select=name,birthday,state,country,location_lat,location_lng`,
+    ),
+  ).toEqual({
+    name: 'Olga Offline',
+    birthday: '1990-02-03',
+    state: 'São Paulo',
+    country: 'Brazil',
+    location_lat: -23.5,
+    location_lng: -46.6,
+  });
+
+  // Let the service worker control the page and cache what it needs, then go offline.
+  await page.evaluate(async () => navigator.serviceWorker.ready);
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await expect(page.getByLabel('Name')).toHaveValue('Olga Offline', { timeout: 30_000 });
+  await expect
+    .poll(() => page.evaluate(async () => (await caches.match('/app-config.json')) !== undefined), {
+      timeout: 30_000,
+    })
+    .toBe(true);
+  await context.setOffline(true);
+
+  // Offline: the city list still loads (it ships with the app), edits save to the device and show as pending.
+  await pickCity(page, 'zurich', 'Zürich, Zurich, Switzerland');
+  await page.getByLabel('Bio').fill('Written offline on a slow train.');
+  await page.getByLabel('Interests (comma-separated)').fill('hiking, jazz, hiking');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByText('Kept on this device; it uploads when you are back online.')).toBeVisible();
+  await expect(page.getByText(PENDING_OFFLINE).first()).toBeVisible();
+  await page.getByLabel('Minimum age').fill('30');
+  await page.getByRole('button', { name: 'Save preferences' }).click();
+  await expect(page.getByText(PENDING_OFFLINE)).toHaveCount(2);
+  // Photos need the network, and the page says so.
+  await expect(page.getByText(/You are offline: new photos upload only when you are online/)).toBeVisible();
+  await expect(page.locator('input[type=file]')).toBeDisabled();
+
+  // A reload offline shows the device's version, still pending; the server has not seen it.
+  await page.reload();
+  await expect(page.getByLabel('Bio')).toHaveValue('Written offline on a slow train.', { timeout: 30_000 });
+  await expect(page.getByLabel('Interests (comma-separated)')).toHaveValue('hiking, jazz');
+  await expect(page.getByText('Selected: Zürich, Zurich, Switzerland')).toBeVisible();
+  await expect(page.getByLabel('Minimum age')).toHaveValue('30');
+  await expect(page.getByText(PENDING_OFFLINE)).toHaveCount(2);
+  expect(await countQueued(page)).toBeGreaterThan(0);
+  expect(await getServerRow(request, auth, `profiles?id=eq.${id}&select=bio,city`)).toEqual({
+    bio: null,
+    city: 'São Paulo',
+  });
+
+  // Back online: the queue drains, the server holds the edits (arrays as arrays), and the notes go away.
+  await context.setOffline(false);
+  await expect.poll(() => countQueued(page), { timeout: 60_000 }).toBe(0);
+  expect(
+    await getServerRow(
+      request,
+      auth,
+      `profiles?id=eq.${id}&select=bio,interests,city,state,country,location_lat,location_lng`,
+    ),
+  ).toEqual({
+    bio: 'Written offline on a slow train.',
+    interests: ['hiking', 'jazz'],
+    city: 'Zürich',
+    state: 'Zurich',
+    country: 'Switzerland',
+    location_lat: 47.4,
+    location_lng: 8.6,
+  });
+  expect(
+    await getServerRow(request, auth, `match_preferences?user_id=eq.${id}&select=min_age,max_age`),
+  ).toEqual({ min_age: 30, max_age: 120 });
+  await expect(page.getByText(PENDING_OFFLINE)).toHaveCount(0);
+  // Others see the city and country, never the position or region.
+  expect(await getServerRow(request, auth, `public_profiles?id=eq.${id}&select=city,country,bio`)).toEqual({
+    city: 'Zürich',
+    country: 'Switzerland',
+    bio: 'Written offline on a slow train.',
+  });
+});
+
+test('a profile edit the server refuses is shown in plain words and the form returns to the saved version', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  const auth = await getServiceAuth(request, baseURL!);
+  const email = await signUpWithReplica(page, request, 'prof-refused');
+  const id = await getMemberId(request, auth, email);
+  await expect(page.getByLabel('Name')).toHaveValue('Test Member');
+  // Another device (or an old app) writes a birthday the SQL refuses; the form itself would not let it through.
+  await page.evaluate(
+    async ([me]) => {
+      const db = (window as unknown as { heartsyncReplica: ReplicaHandle }).heartsyncReplica;
+      await db.execute('update profiles set birthday = ?, bio = ? where id = ?', [
+        '2015-01-01',
+        'Too young to be here',
+        me,
+      ]);
+    },
+    [id] as const,
+  );
+  await expect(page.getByLabel('Bio')).toHaveValue('Too young to be here');
+  await expect(page.getByText('We could not save your profile change')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('Members must be at least 18 years old.')).toBeVisible();
+  await expect.poll(() => countQueued(page), { timeout: 20_000 }).toBe(0);
+  // The server's version wins on the device, and the untouched form follows it.
+  await expect(page.getByLabel('Bio')).toHaveValue('', { timeout: 20_000 });
+  expect(await getServerRow(request, auth, `profiles?id=eq.${id}&select=birthday,bio`)).toEqual({
+    birthday: null,
+    bio: null,
+  });
+});
