@@ -67,7 +67,10 @@ export function PrivacyPage() {
           Account: e-mail address, a slow hash of your password (never the password itself), sign-in sessions.
         </li>
         <li>Profile: what you enter (name, birthday, photos, bio, interests, preferences, answers).</li>
-        <li>Location: a coarse position rounded to about 10 km, never your exact GPS position.</li>
+        <li>
+          Location: the city you pick from the app's built-in list, with its position rounded to about 10 km;
+          never your GPS position.
+        </li>
         <li>Activity: likes, matches, messages, and when you were last online.</li>
         <li>Security records: sign-in and session events, to protect accounts from abuse.</li>
         <li>Newsletter: your address and the time you subscribed, only if you subscribe.</li>
@@ -88,6 +91,26 @@ export function PrivacyPage() {
         You can see and correct your data in the app, pause or delete your account, and ask the operator for a
         copy of your data or to object to its processing. You may also complain to your data protection
         authority.
+      </p>
+      <h2>Credits</h2>
+      <p>
+        The city list ships with the app, so picking a city sends nothing anywhere. City names, regions and
+        positions come from{' '}
+        <a className="link" href="https://www.geonames.org/" target="_blank" rel="noopener noreferrer">
+          GeoNames
+          <span className="sr-only"> (opens in a new tab)</span>
+        </a>
+        , licensed under{' '}
+        <a
+          className="link"
+          href="https://creativecommons.org/licenses/by/4.0/"
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          CC BY 4.0
+          <span className="sr-only"> (opens in a new tab)</span>
+        </a>
+        ; we keep only places of 15,000 people or more and round their positions.
       </p>
       <p>
         See also the{' '}
