@@ -41,8 +41,6 @@ function ToastCard({ item }: { item: ToastItem }) {
   return (
     <li
       ref={card}
-      role={destructive ? 'alert' : 'status'}
-      aria-atomic="true"
       data-state={item.open ? 'open' : 'closed'}
       data-variant={item.variant ?? 'default'}
       className={`toast pointer-events-auto flex w-full items-start gap-3 rounded-lg border p-4 shadow-lg ${
@@ -53,7 +51,8 @@ function ToastCard({ item }: { item: ToastItem }) {
       onPointerUp={onPointerUp}
       onPointerCancel={onPointerUp}
     >
-      <div className="flex-1">
+      {/* The live role sits inside the item: a list's children must stay list items (axe "list"). */}
+      <div className="flex-1" role={destructive ? 'alert' : 'status'} aria-atomic="true">
         <p className="text-sm font-semibold">{item.title}</p>
         {item.description && <p className="mt-1 text-sm opacity-90">{item.description}</p>}
       </div>
