@@ -1,0 +1,114 @@
+// Two matched members in two browser contexts, set up through the UI sign-up and the service role (as a job would).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { APIRequestContext, Browser, BrowserContextOptions, Page } from '@playwright/test';
+import { createKeys } from '../../../server/auth/keys.ts';
+import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './accounts.ts';
+
+export interface ServiceAuth {
+  anonKey: string;
+  token: string;
+}
+
+/** A service_role token signed with the server's key from the data folder, as a backend job would hold. */
+export async function getServiceAuth(request: APIRequestContext, baseURL: string): Promise<ServiceAuth> {
+  const dataDir = process.env['E2E_DATA_DIR'];
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set by the global setup');
+  const jwk = JSON.parse(fs.readFileSync(path.join(dataDir, 'jwt-key.json'), 'utf8')) as Parameters<
+    typeof createKeys
+  >[0];
+  const keys = await createKeys(jwk, `${baseURL}/auth/v1`);
+  const { anonKey } = (await (await request.get('/app-config.json')).json()) as { anonKey: string };
+  return { anonKey, token: await keys.sign({ role: 'service_role' } as never, 600) };
+}
+
+export const serviceHeaders = (auth: ServiceAuth) => ({
+  apikey: auth.anonKey,
+  authorization: `Bearer ${auth.token}`,
+  'content-type': 'application/json',
+});
+
+export async function serviceGet<T>(request: APIRequestContext, auth: ServiceAuth, url: string): Promise<T> {
+  const res = await request.get(url, { headers: serviceHeaders(auth) });
+  expect(res.ok(), await res.text()).toBe(true);
+  return (await res.json()) as T;
+}
+
+export async function serviceWrite(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  method: 'post' | 'patch',
+  url: string,
+  data: unknown,
+): Promise<void> {
+  const res = await request[method](url, { headers: serviceHeaders(auth), data });
+  expect(res.ok(), await res.text()).toBe(true);
+}
+
+export async function newMemberPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  await acceptNecessaryCookies(page);
+  // The layout's match popup greets both members of the new match on whatever page they are.
+  await page.addLocatorHandler(page.getByRole('button', { name: 'Keep Swiping' }), async (button) => {
+    await button.click();
+  });
+  return page;
+}
+
+export interface MatchedMember {
+  page: Page;
+  id: string;
+  email: string;
+  firstName: string;
+}
+
+/** Signs both up, names them, and makes their match (a mutual like; SQL opens the conversation). */
+export async function makeMatchedPair(
+  browser: Browser,
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  names: [string, string],
+  options: [BrowserContextOptions?, BrowserContextOptions?] = [],
+): Promise<[MatchedMember, MatchedMember]> {
+  const members: MatchedMember[] = [];
+  for (const [i, firstName] of names.entries()) {
+    const email = makeEmail(firstName.toLowerCase());
+    const page = await newMemberPage(browser, options[i] ?? {});
+    await signUpAndConfirm(page, request, email);
+    const rows = await serviceGet<{ id: string }[]>(
+      request,
+      auth,
+      `/rest/v1/profiles?select=id&email=eq.${encodeURIComponent(email)}`,
+    );
+    expect(rows).toHaveLength(1);
+    const id = rows[0]!.id;
+    await serviceWrite(request, auth, 'patch', `/rest/v1/profiles?id=eq.${id}`, {
+      name: `${firstName} Example`,
+    });
+    members.push({ page, id, email, firstName });
+  }
+  const [a, b] = members as [MatchedMember, MatchedMember];
+  for (const [from, to] of [
+    [a.id, b.id],
+    [b.id, a.id],
+  ])
+    await serviceWrite(request, auth, 'post', '/rest/v1/user_interactions', {
+      user_id: from,
+      target_id: to,
+      interaction_type: 'like',
+    });
+  return [a, b];
+}
+
+export async function openConversation(page: Page, otherName: string): Promise<void> {
+  await page.goto('/messages');
+  await page
+    .getByRole('list', { name: 'Conversations' })
+    .getByRole('button', { name: new RegExp(otherName) })
+    .click();
+  await expect(page.getByRole('heading', { name: otherName, level: 2 })).toBeVisible();
+}
+
+export const thread = (page: Page) => page.getByRole('list', { name: 'Messages' });
+export const messageInput = (page: Page) => page.getByLabel(/^Message /);
