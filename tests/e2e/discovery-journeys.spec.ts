@@ -1,0 +1,381 @@
+// Discovery journeys: the deck refreshes itself when the member changes her preferences, swipes wait while a
+// fresh deck arrives, reporting from a card hides the pair for both at once, and the free daily like limit
+// (the upgrade prompt when the SQL limit refuses a queued like, and before a like once the replica knows).
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { createKeys } from '../../server/auth/keys.ts';
+import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+
+test.describe.configure({ mode: 'serial', timeout: 240_000 });
+
+interface ServiceAuth {
+  anonKey: string;
+  token: string;
+}
+
+/** A service_role token signed with the server's key from the data folder, as a backend job would hold. */
+async function getServiceAuth(request: APIRequestContext, baseURL: string): Promise<ServiceAuth> {
+  const dataDir = process.env['E2E_DATA_DIR'];
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set by the global setup');
+  const jwk = JSON.parse(fs.readFileSync(path.join(dataDir, 'jwt-key.json'), 'utf8')) as Parameters<
+    typeof createKeys
+  >[0];
+  const keys = await createKeys(jwk, `${baseURL}/auth/v1`);
+  const { anonKey } = (await (await request.get('/app-config.json')).json()) as { anonKey: string };
+  return { anonKey, token: await keys.sign({ role: 'service_role' } as never, 1200) };
+}
+
+function headers(auth: ServiceAuth, prefer = 'return=representation') {
+  return {
+    apikey: auth.anonKey,
+    authorization: `Bearer ${auth.token}`,
+    'content-type': 'application/json',
+    prefer,
+  };
+}
+
+async function getMemberId(request: APIRequestContext, auth: ServiceAuth, email: string): Promise<string> {
+  const res = await request.get(`/rest/v1/profiles?select=id&email=eq.${encodeURIComponent(email)}`, {
+    headers: headers(auth),
+  });
+  const rows = (await res.json()) as { id: string }[];
+  expect(rows).toHaveLength(1);
+  return rows[0]!.id;
+}
+
+/** An account nobody signs in to (no password), made through the auth admin API; returns its member id. */
+async function createAccount(request: APIRequestContext, auth: ServiceAuth, tag: string): Promise<string> {
+  const res = await request.post('/auth/v1/admin/users', {
+    headers: headers(auth),
+    data: { email: makeEmail(tag), email_confirm: true },
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+  return ((await res.json()) as { id: string }).id;
+}
+
+async function setProfile(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  id: string,
+  fields: Record<string, unknown>,
+) {
+  const res = await request.patch(`/rest/v1/profiles?id=eq.${id}`, { headers: headers(auth), data: fields });
+  expect(res.ok(), await res.text()).toBe(true);
+}
+
+async function setPreferences(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  id: string,
+  fields: Record<string, unknown>,
+) {
+  const res = await request.post('/rest/v1/match_preferences?on_conflict=user_id', {
+    headers: headers(auth, 'return=representation,resolution=merge-duplicates'),
+    data: { user_id: id, ...fields },
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+}
+
+/** Likes from `from` to each of `targets`, written as the service role (the SQL like limit still applies). */
+async function seedLikes(request: APIRequestContext, auth: ServiceAuth, from: string, targets: string[]) {
+  const res = await request.post('/rest/v1/user_interactions', {
+    headers: headers(auth, 'return=minimal'),
+    data: targets.map((t) => ({ user_id: from, target_id: t, interaction_type: 'like' })),
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+}
+
+async function countServerLikes(request: APIRequestContext, auth: ServiceAuth, from: string) {
+  const r = await request.get(
+    `/rest/v1/user_interactions?select=id&user_id=eq.${from}&interaction_type=eq.like`,
+    {
+      headers: headers(auth),
+    },
+  );
+  return ((await r.json()) as unknown[]).length;
+}
+
+async function expectNoSeriousA11yViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+/**
+ * A member's page whose replica is readable by the test (window.heartsyncReplica). Service workers are blocked
+ * so page.route sees the app's own requests.
+ */
+async function newMemberPage(browser: Browser, baseURL: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await acceptNecessaryCookies(page);
+  await page.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
+  return page;
+}
+
+/** Rows of the member's local replica (what this device holds, queued writes included). */
+async function countLocalInteractions(page: Page, userId: string): Promise<number> {
+  return page.evaluate(async (id) => {
+    const db = (
+      window as unknown as {
+        heartsyncReplica: { get: (sql: string, p: unknown[]) => Promise<{ n: number }> };
+      }
+    ).heartsyncReplica;
+    return (await db.get('select count(*) as n from user_interactions where user_id = ?', [id])).n;
+  }, userId);
+}
+
+const card = (page: Page) => page.getByTestId('discovery-card');
+const noMore = (page: Page) => page.getByText('No more people for now');
+const settling = (page: Page) => page.getByText('Looking for new people...');
+
+/**
+ * Skips other cards until the named member is on top. Never asks for a new deck ("Look again"): when the deck
+ * is empty it waits for the page to refresh it by itself.
+ */
+async function skipUntil(page: Page, name: string) {
+  const heading = card(page).getByRole('heading', { name: new RegExp(`^${name}`) });
+  for (let i = 0; i < 15; i++) {
+    await expect(card(page).or(noMore(page))).toBeVisible({ timeout: 30_000 });
+    await expect(settling(page)).toBeHidden({ timeout: 30_000 });
+    if (await heading.isVisible()) return;
+    if (await noMore(page).isVisible()) {
+      await expect(card(page)).toBeVisible({ timeout: 30_000 });
+      continue;
+    }
+    const skipped = await card(page).getAttribute('data-member-id');
+    await page.getByRole('button', { name: '✕ Skip' }).click();
+    await expect(
+      page.locator(`[data-testid="discovery-card"]:not([data-member-id="${skipped}"])`).or(noMore(page)),
+    ).toBeVisible({ timeout: 20_000 });
+  }
+  await expect(heading).toBeVisible();
+}
+
+/** Goes through the whole fresh deck: the named member is never offered. */
+async function expectNotInDeck(page: Page, memberId: string) {
+  for (let i = 0; i < 25; i++) {
+    await expect(card(page).or(noMore(page))).toBeVisible({ timeout: 20_000 });
+    await expect(settling(page)).toBeHidden({ timeout: 30_000 });
+    if (await noMore(page).isVisible()) return;
+    const shown = await card(page).getAttribute('data-member-id');
+    expect(shown).not.toBe(memberId);
+    await page.getByRole('button', { name: '✕ Skip' }).click();
+    await expect(
+      page.locator(`[data-testid="discovery-card"]:not([data-member-id="${shown}"])`).or(noMore(page)),
+    ).toBeVisible({ timeout: 20_000 });
+  }
+  await expect(noMore(page)).toBeVisible();
+}
+
+const LONDON = { city: 'London', country: 'United Kingdom', location_lat: 51.5, location_lng: -0.1 };
+
+test('the deck refreshes itself when she changes her preferences; swipes wait while a fresh deck arrives', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const auth = await getServiceAuth(request, baseURL!);
+  const emailM = makeEmail('mira');
+  const m = await newMemberPage(browser, baseURL!);
+  await signUpAndConfirm(m, request, emailM);
+  const idM = await getMemberId(request, auth, emailM);
+  await setProfile(request, auth, idM, {
+    name: 'Mira Example',
+    birthday: '1994-03-10',
+    gender: 'woman',
+    looking_for: ['man'],
+    ...LONDON,
+  });
+  // Nobody in this community is non-binary: her first deck is empty.
+  await setPreferences(request, auth, idM, { min_age: 18, max_age: 120, genders: ['non-binary'] });
+  const idN = await createAccount(request, auth, 'nolan');
+  await setProfile(request, auth, idN, {
+    name: 'Nolan Example',
+    birthday: '1990-05-05',
+    gender: 'man',
+    looking_for: ['woman'],
+    ...LONDON,
+  });
+
+  await m.goto('/find-matches');
+  await expect(noMore(m)).toBeVisible({ timeout: 30_000 });
+
+  // She changes "Show me" in another tab; the open deck refreshes without "Look again".
+  const tab = await m.context().newPage();
+  await tab.goto('/profile');
+  const showMe = tab.getByRole('group', { name: 'Show me (none means everyone)' });
+  await expect(showMe.getByLabel('non-binary', { exact: true })).toBeChecked({ timeout: 30_000 });
+  await showMe.getByLabel('non-binary', { exact: true }).uncheck();
+  await showMe.getByLabel('man', { exact: true }).check();
+  await tab.getByRole('button', { name: 'Save preferences' }).click();
+  await expect(tab.getByText('Preferences saved')).toBeVisible();
+  await tab.close();
+  await skipUntil(m, 'Nolan');
+  await expect(m.getByRole('button', { name: 'Look again' })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(m);
+  // Other members ahead of Nolan in her deck may have been skipped.
+  const swiped = await countLocalInteractions(m, idM);
+
+  // On reopening, the stored deck shows at once while the fresh one is held back: like, skip and block wait,
+  // and the like/skip keys do nothing, so nothing lands on a card about to be replaced.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await m.route('**/rest/v1/rpc/get_discovery_candidates', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await m.reload();
+  await expect(settling(m)).toBeVisible({ timeout: 30_000 });
+  await expect(card(m)).toHaveAttribute('data-member-id', idN);
+  for (const name of ['♥ Like', '✕ Skip', 'Block'])
+    await expect(m.getByRole('button', { name, exact: true })).toBeDisabled();
+  await expectNoSeriousA11yViolations(m);
+  for (const key of ['ArrowRight', 'l', 'ArrowLeft', 's']) await m.keyboard.press(key);
+  expect(await countLocalInteractions(m, idM)).toBe(swiped);
+  release();
+  await expect(settling(m)).toBeHidden({ timeout: 30_000 });
+  await expect(m.getByRole('button', { name: '♥ Like', exact: true })).toBeEnabled();
+  await expect(m.getByText('Like sent!')).toHaveCount(0);
+  expect(await countLocalInteractions(m, idM)).toBe(swiped);
+  await m.unroute('**/rest/v1/rpc/get_discovery_candidates');
+
+  // Once the fresh deck is in, the keys work again.
+  await skipUntil(m, 'Nolan');
+  await m.keyboard.press('ArrowRight');
+  await expect(m.getByText('Like sent!')).toBeVisible();
+  expect(await countLocalInteractions(m, idM)).toBe(swiped + 1);
+});
+
+test('reporting from a discovery card: both stop seeing each other at once, the report waits for the operator', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const auth = await getServiceAuth(request, baseURL!);
+  const emailR = makeEmail('rhea');
+  const emailS = makeEmail('silas');
+  const r = await newMemberPage(browser, baseURL!);
+  const s = await newMemberPage(browser, baseURL!);
+  await signUpAndConfirm(r, request, emailR);
+  await signUpAndConfirm(s, request, emailS);
+  const idR = await getMemberId(request, auth, emailR);
+  const idS = await getMemberId(request, auth, emailS);
+  await setProfile(request, auth, idR, {
+    name: 'Rhea Example',
+    birthday: '1995-02-02',
+    gender: 'woman',
+    looking_for: ['man'],
+    ...LONDON,
+  });
+  await setProfile(request, auth, idS, {
+    name: 'Silas Example',
+    birthday: '1992-07-07',
+    gender: 'man',
+    looking_for: ['woman'],
+    ...LONDON,
+  });
+  // Before the report, each is in the other's deck.
+  await s.goto('/find-matches');
+  await skipUntil(s, 'Rhea');
+  await r.goto('/find-matches');
+  await skipUntil(r, 'Silas');
+
+  await r.getByRole('button', { name: 'Report' }).click();
+  const dialog = r.getByRole('dialog', { name: 'Report Silas' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Send report' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Choose what is wrong.');
+  await dialog.getByLabel('What is wrong?').selectOption({ label: 'Harassment' });
+  await dialog.getByLabel('Details').fill('Sent me rude messages elsewhere.');
+  await expectNoSeriousA11yViolations(r);
+  await dialog.getByRole('button', { name: 'Send report' }).click();
+  await expect(r.getByText('Report sent')).toBeVisible();
+  await expect(r.getByText('Thank you. You and Silas will no longer see each other.')).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+  await expect(r.locator(`[data-testid="discovery-card"][data-member-id="${idS}"]`)).toHaveCount(0);
+
+  // The operator's queue holds the pending report.
+  const res = await request.get(
+    `/rest/v1/reports?select=category,details,status&reporter_id=eq.${idR}&reported_id=eq.${idS}`,
+    { headers: headers(auth) },
+  );
+  expect(await res.json()).toEqual([
+    { category: 'harassment', details: 'Sent me rude messages elsewhere.', status: 'pending' },
+  ]);
+
+  // Fresh decks on both sides leave the other out.
+  await r.goto('/find-matches');
+  await expectNotInDeck(r, idS);
+  await s.goto('/find-matches');
+  await expectNotInDeck(s, idR);
+});
+
+test('a free member at the daily like limit: the SQL limit refuses a queued like and the upgrade prompt opens', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const auth = await getServiceAuth(request, baseURL!);
+  const emailL = makeEmail('lena');
+  const l = await newMemberPage(browser, baseURL!);
+  await signUpAndConfirm(l, request, emailL);
+  const idL = await getMemberId(request, auth, emailL);
+  await setProfile(request, auth, idL, {
+    name: 'Lena Example',
+    birthday: '1993-04-04',
+    gender: 'woman',
+    looking_for: ['non-binary'],
+    ...LONDON,
+  });
+  await setPreferences(request, auth, idL, { min_age: 18, max_age: 120, genders: ['non-binary'] });
+  for (const name of ['Theo Example', 'Tate Example']) {
+    const id = await createAccount(request, auth, 'tnb');
+    await setProfile(request, auth, id, {
+      name,
+      birthday: '1991-01-01',
+      gender: 'non-binary',
+      looking_for: ['woman'],
+      ...LONDON,
+    });
+  }
+  // 48 of the 50 daily likes, sent to accounts outside discovery (no name), instead of 48 clicks.
+  const seeded: string[] = [];
+  for (let i = 0; i < 50; i++) seeded.push(await createAccount(request, auth, 'liked'));
+  await seedLikes(request, auth, idL, seeded.slice(0, 48));
+
+  await l.goto('/find-matches');
+  await expect(card(l)).toBeVisible({ timeout: 30_000 });
+  await expect(settling(l)).toBeHidden({ timeout: 30_000 });
+  await expect.poll(() => countLocalInteractions(l, idL), { timeout: 30_000 }).toBe(48);
+
+  // Offline, she likes the card on top: this device counts 48 likes, so the like is queued.
+  await l.context().setOffline(true);
+  await l.keyboard.press('l');
+  await expect(l.getByText('Like sent!')).toBeVisible();
+  expect(await countLocalInteractions(l, idL)).toBe(49);
+  // Meanwhile her other device uses the last two likes of the day.
+  await seedLikes(request, auth, idL, seeded.slice(48));
+  expect(await countServerLikes(request, auth, idL)).toBe(50);
+
+  // Back online the upload meets the SQL limit: the write is dropped and the upgrade prompt opens.
+  await l.context().setOffline(false);
+  const prompt = l.getByRole('dialog', { name: "You've used today's likes" });
+  await expect(prompt).toBeVisible({ timeout: 60_000 });
+  await expect(prompt).toContainText('Upgrade to Premium for unlimited likes and matches.');
+  await expect(l.getByText('You have used all your likes for today.')).toBeVisible();
+  await expectNoSeriousA11yViolations(l);
+  expect(await countServerLikes(request, auth, idL)).toBe(50);
+  await prompt.getByRole('button', { name: 'Maybe later' }).click();
+  await expect(prompt).toHaveCount(0);
+
+  // Now this device knows the 50 likes: the next like is stopped before it is written.
+  await expect.poll(() => countLocalInteractions(l, idL), { timeout: 30_000 }).toBe(50);
+  await expect(card(l)).toBeVisible();
+  await l.getByRole('button', { name: '♥ Like', exact: true }).click();
+  await expect(prompt).toBeVisible();
+  expect(await countLocalInteractions(l, idL)).toBe(50);
+  await expect(prompt.getByRole('link', { name: 'Upgrade Now' })).toHaveAttribute('href', '/pricing');
+});
