@@ -6,45 +6,12 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { createKeys } from '../../server/auth/keys.ts';
 import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import { getMemberId, getServiceAuth, serviceHeaders, type ServiceAuth } from './support/service-role.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
-interface ServiceAuth {
-  anonKey: string;
-  token: string;
-}
-
-/** A service_role token signed with the server's key from the data folder, as a backend job would hold. */
-async function getServiceAuth(request: APIRequestContext, baseURL: string): Promise<ServiceAuth> {
-  const dataDir = process.env['E2E_DATA_DIR'];
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set by the global setup');
-  const jwk = JSON.parse(fs.readFileSync(path.join(dataDir, 'jwt-key.json'), 'utf8')) as Parameters<
-    typeof createKeys
-  >[0];
-  const keys = await createKeys(jwk, `${baseURL}/auth/v1`);
-  const { anonKey } = (await (await request.get('/app-config.json')).json()) as { anonKey: string };
-  return { anonKey, token: await keys.sign({ role: 'service_role' } as never, 600) };
-}
-
-function headers(auth: ServiceAuth) {
-  return {
-    apikey: auth.anonKey,
-    authorization: `Bearer ${auth.token}`,
-    'content-type': 'application/json',
-    prefer: 'return=representation',
-  };
-}
-
-async function getMemberId(request: APIRequestContext, auth: ServiceAuth, email: string): Promise<string> {
-  const res = await request.get(`/rest/v1/profiles?select=id&email=eq.${encodeURIComponent(email)}`, {
-    headers: headers(auth),
-  });
-  const rows = (await res.json()) as { id: string }[];
-  expect(rows).toHaveLength(1);
-  return rows[0]!.id;
-}
+const headers = serviceHeaders;
 
 /** Fills a profile as the service would (used for the second member; the first one uses the UI). */
 async function setProfile(

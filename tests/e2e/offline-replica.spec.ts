@@ -1,12 +1,10 @@
 // Offline-first journeys in Chromium: the replica syncs after sign-in, the app opens offline from it, an
 // offline write waits in the queue and uploads once back online; public pages never load the sync engine.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { createKeys } from '../../server/auth/keys.ts';
 import { PENDING_IDS_SQL } from '../../src/data/pending.ts';
 import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import { getServiceAuth, type ServiceAuth } from './support/service-role.ts';
 
 /** What the sync engine downloads: its workers, wa-sqlite and the WASM. */
 const SYNC_ENGINE_ASSET = /wa-sqlite|\.wasm|\/worker-|powersync|\/replica-|IDBBatchAtomicVFS/i;
@@ -14,26 +12,6 @@ const SYNC_ENGINE_ASSET = /wa-sqlite|\.wasm|\/worker-|powersync|\/replica-|IDBBa
 interface ReplicaHandle {
   getAll<T>(sql: string, params?: unknown[]): Promise<T[]>;
   execute(sql: string, params?: unknown[]): Promise<unknown>;
-}
-
-interface ServiceAuth {
-  anonKey: string;
-  token: string;
-}
-
-/**
- * Acts as the service role like a backend job: the anon key as apikey and a service_role JWT signed with the
- * server's key (read from the data folder the global setup made), since the printed key is not exported.
- */
-async function getServiceAuth(request: APIRequestContext, baseURL: string): Promise<ServiceAuth> {
-  const dataDir = process.env['E2E_DATA_DIR'];
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set by the global setup');
-  const jwk = JSON.parse(fs.readFileSync(path.join(dataDir, 'jwt-key.json'), 'utf8')) as Parameters<
-    typeof createKeys
-  >[0];
-  const keys = await createKeys(jwk, `${baseURL}/auth/v1`);
-  const { anonKey } = (await (await request.get('/app-config.json')).json()) as { anonKey: string };
-  return { anonKey, token: await keys.sign({ role: 'service_role' } as never, 600) };
 }
 
 function asService(auth: ServiceAuth) {

@@ -1,0 +1,47 @@
+// Acting as the service role in journeys, like a backend job: the anon key as apikey and a service_role
+// JWT signed with the server's key, read from the data folder the global setup made (E2E_DATA_DIR).
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, type APIRequestContext } from '@playwright/test';
+import { createKeys } from '../../../server/auth/keys.ts';
+
+export interface ServiceAuth {
+  anonKey: string;
+  token: string;
+}
+
+/** A service_role token for this run's server (valid 10 minutes) and the anon key it serves. */
+export async function getServiceAuth(request: APIRequestContext, baseURL: string): Promise<ServiceAuth> {
+  const dataDir = process.env['E2E_DATA_DIR'];
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set by the global setup');
+  const jwk = JSON.parse(fs.readFileSync(path.join(dataDir, 'jwt-key.json'), 'utf8')) as Parameters<
+    typeof createKeys
+  >[0];
+  const keys = await createKeys(jwk, `${baseURL}/auth/v1`);
+  const { anonKey } = (await (await request.get('/app-config.json')).json()) as { anonKey: string };
+  return { anonKey, token: await keys.sign({ role: 'service_role' } as never, 600) };
+}
+
+/** Headers for a REST call as the service role (JSON body, representation returned). */
+export function serviceHeaders(auth: ServiceAuth): Record<string, string> {
+  return {
+    apikey: auth.anonKey,
+    authorization: `Bearer ${auth.token}`,
+    'content-type': 'application/json',
+    prefer: 'return=representation',
+  };
+}
+
+/** The member id of an account, looked up by e-mail (which only the service role may read). */
+export async function getMemberId(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  email: string,
+): Promise<string> {
+  const res = await request.get(`/rest/v1/profiles?select=id&email=eq.${encodeURIComponent(email)}`, {
+    headers: serviceHeaders(auth),
+  });
+  const rows = (await res.json()) as { id: string }[];
+  expect(rows).toHaveLength(1);
+  return rows[0]!.id;
+}
