@@ -20,6 +20,37 @@ language sql immutable as $$
       else (today - make_interval(years => min_age))::date end
 $$;
 
+-- How far in latitude and longitude (degrees) a member can be from (lat, lng) and still be within
+-- the distance band of this rank ('under 5 km' = 1 ... '50-100 km' = 5): index-friendly bounds, a
+-- superset of the band, never the band itself. Null where there is no bound ('100+ km', unknown
+-- band, or for longitude near a pole or across the antimeridian). By the haversine formula a
+-- distance d needs sin^2(dlat/2) <= sin^2(d/2R) and cos(lat1)cos(lat2)sin^2(dlng/2) <= sin^2(d/2R);
+-- 0.01 degree of slack each. tests/sql/discovery-box.test.ts checks no member in the band is outside.
+create or replace function public.get_discovery_box(lat numeric, lng numeric, band_rank int)
+returns table (lat_delta numeric, lng_delta numeric)
+language sql immutable as $$
+  with b as (
+    select (array[5, 10, 25, 50, 100])[band_rank] / (2 * 6371.0) as half_angle
+    where band_rank between 1 and 5 and lat is not null and lng is not null
+  ),
+  lat_box as (
+    select b.half_angle, (degrees(2 * b.half_angle) + 0.01)::numeric as lat_delta from b
+  ),
+  lng_box as (
+    select l.lat_delta,
+      -- the farthest latitude the box reaches: the smallest cosine on the other member's side
+      sin(l.half_angle) / sqrt(cos(radians(abs(lat::float8))) * cos(radians(least(90, abs(lat::float8) + l.lat_delta::float8))))
+        as s
+    from lat_box l
+    where abs(lat) + l.lat_delta < 89
+  )
+  select l.lat_delta,
+    (select (degrees(2 * asin(x.s)) + 0.01)::numeric from lng_box x
+      where x.s < 1 and lng - (degrees(2 * asin(x.s)) + 0.01)::numeric >= -180
+        and lng + (degrees(2 * asin(x.s)) + 0.01)::numeric <= 180)
+  from lat_box l
+$$;
+
 -- One interest as compared (ASCII lower case, trimmed of spaces), as a plain expression the planner
 -- inlines, so a whole pool's interests are normalised in one set-based pass; normalize_interests
 -- (0008) now uses it, so both stay one rule.
@@ -89,6 +120,7 @@ declare
   born_from date;
   born_to date;
   max_lat_delta numeric;
+  max_lng_delta numeric;
   excluded uuid[];
   pool uuid[];
 begin
@@ -111,11 +143,10 @@ begin
   my_age := public.get_age(me.birthday);
   my_interests := public.normalize_interests(me.interests);
   select r.born_from, r.born_to into born_from, born_to from public.get_birthday_range(want_min, want_max, current_date) r;
-  -- A great circle is never shorter than its latitude difference (6371 km * radians, so at least
-  -- 111.19 km a degree): bands below '100+ km' bound the latitude. The extra 0.01 degree is slack.
-  if want_band is not null and want_band < 6 and me.location_lat is not null then
-    max_lat_delta := (array[5, 10, 25, 50, 100])[want_band] / 111.19 + 0.01;
-  end if;
+  -- Bands below '100+ km' bound the latitude and, away from the poles and the antimeridian, the
+  -- longitude: an index-friendly superset of the band.
+  select bx.lat_delta, bx.lng_delta into max_lat_delta, max_lng_delta
+  from public.get_discovery_box(me.location_lat, me.location_lng, want_band) bx;
 
   -- Everyone the caller never sees again: liked or skipped, blocked or reported in either direction.
   -- Gathered once through the caller's side of each table's index, so the pool query below joins
@@ -151,12 +182,14 @@ begin
           and ((cardinality(cp.genders) = 0 or $8::text = any (cp.genders))
             and ($9::int between cp.min_age and cp.max_age
               or ($9::int is null and cp.min_age <= 18 and cp.max_age >= 120))) is not true)
-        -- within the caller's band ('100+ km' takes any position); the latitude box is an
-        -- index-friendly superset of the nearer bands
+        -- within the caller's band ('100+ km' takes any position); the box is an index-friendly
+        -- superset of the nearer bands
         and ($10::int is null or $11::numeric is null
           or ($10::int >= 6 and $12::numeric is not null and p.location_lat is not null and p.location_lng is not null)
           or ($10::int < 6 and p.location_lat is not null
             and p.location_lat between $11::numeric - $13::numeric and $11::numeric + $13::numeric
+            and ($16::numeric is null
+              or p.location_lng between $12::numeric - $16::numeric and $12::numeric + $16::numeric)
             and public.get_distance_band_rank(public.get_distance_band(
               public.get_distance_km($11::numeric, $12::numeric, p.location_lat, p.location_lng))) <= $10::int))
         -- never seen again once liked or skipped; never across a block or report, either way
@@ -168,7 +201,7 @@ begin
   $pool$
   into pool
   using uid, want_genders, born_from, born_to, want_min, want_max, want_goals, me.gender, my_age,
-    want_band, me.location_lat, me.location_lng, max_lat_delta, pool_cap, excluded;
+    want_band, me.location_lat, me.location_lng, max_lat_delta, pool_cap, excluded, max_lng_delta;
 
   -- Set-based over the pool: the same arithmetic as get_compatibility in one pass, public fields
   -- for the page only. tests/sql/discovery.test.ts checks that the scores and explanations equal

@@ -1,0 +1,84 @@
+// Discovery's pool (0061) reads nearer bands through a latitude/longitude box: get_discovery_box must
+// hold every position within the band, for viewers anywhere (equator, high latitudes, near a pole,
+// beside the antimeridian). Positions are stored on a 0.1 degree grid, so the grid is every case.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, getDatabaseKinds, type TestDatabase } from '../support/test-databases.ts';
+
+describe.each(getDatabaseKinds())('discovery distance box on %s', (kind) => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await db?.destroy();
+  });
+
+  it('every grid position within the band lies inside the box', async () => {
+    const r = await db.query<{ checked: string; in_band: string; outside: unknown; bounded_away: string }>(`
+      with viewers as (
+        select lat::numeric(4, 1) as lat, lng::numeric(4, 1) as lng
+        from unnest(array[-84.9, -60, -0.1, 0, 33.3, 51.5, 70, 80.2, 85]) lat,
+          unnest(array[0, 10.5, -179.9, 179.5]) lng
+      ),
+      boxes as (
+        select v.lat, v.lng, rank, b.lat_delta, b.lng_delta
+        from viewers v cross join generate_series(1, 5) rank
+        cross join lateral public.get_discovery_box(v.lat, v.lng, rank) b
+      ),
+      -- the grid around each viewer, 0.3 degree beyond the box (3 degrees of longitude when unbounded)
+      grid as (
+        select bx.*, (bx.lat + i / 10.0)::numeric(4, 1) as lat2, lng2
+        from boxes bx
+        cross join lateral generate_series(-ceil(bx.lat_delta * 10 + 3)::int, ceil(bx.lat_delta * 10 + 3)::int) i
+        cross join lateral (
+          select (bx.lng + j / 10.0 + case when bx.lng + j / 10.0 > 180 then -360
+            when bx.lng + j / 10.0 < -180 then 360 else 0 end)::numeric(4, 1) as lng2
+          from generate_series(-coalesce(ceil(bx.lng_delta * 10 + 3)::int, 30),
+            coalesce(ceil(bx.lng_delta * 10 + 3)::int, 30)) j
+        ) l
+        where abs(bx.lat + i / 10.0) <= 90
+      ),
+      checked as (
+        select g.*, public.get_distance_band_rank(public.get_distance_band(
+          public.get_distance_km(g.lat, g.lng, g.lat2, g.lng2))) <= g.rank as in_band
+        from grid g
+      )
+      select count(*) as checked, count(*) filter (where in_band) as in_band,
+        (select count(*) from boxes where lng_delta is not null and lng in (0, 10.5) and abs(lat) <= 80.2)
+          as bounded_away,
+        (select jsonb_agg(to_jsonb(c)) from (select lat, lng, rank, lat_delta, lng_delta, lat2, lng2 from checked
+          where in_band and (abs(lat2 - lat) > lat_delta or (lng_delta is not null and abs(lng2 - lng) > lng_delta))
+          limit 5) c) as outside
+      from checked
+    `);
+    const row = r.rows[0]!;
+    expect(row.outside).toBeNull();
+    expect(Number(row.in_band)).toBeGreaterThan(5_000);
+    expect(Number(row.checked)).toBeGreaterThan(3 * Number(row.in_band));
+    // Away from the poles and the antimeridian the longitude is bounded (7 latitudes, 2 longitudes, 5 bands).
+    expect(Number(row.bounded_away)).toBe(70);
+  });
+
+  it('bounds nothing for the widest band or without a position, and stays tight at the equator', async () => {
+    const box = (lat: number | null, lng: number | null, rank: number | null) =>
+      db
+        .query<{ lat_delta: string; lng_delta: string | null }>(
+          'select lat_delta::text, lng_delta::text from public.get_discovery_box($1, $2, $3)',
+          [lat, lng, rank],
+        )
+        .then((x) => x.rows);
+    expect(await box(10, 10, 6)).toEqual([]);
+    expect(await box(10, 10, null)).toEqual([]);
+    expect(await box(null, null, 3)).toEqual([]);
+    const [equator] = await box(0, 0, 3);
+    // 25 km is 0.225 degrees on a great circle; plus the 0.01 slack.
+    expect(Number(equator!.lat_delta)).toBeCloseTo(0.2348, 3);
+    expect(Number(equator!.lng_delta)).toBeCloseTo(0.2348, 3);
+    // At 60 degrees a degree of longitude is half as long, so the box is about twice as wide.
+    const [north] = await box(60, 0, 3);
+    expect(Number(north!.lng_delta)).toBeGreaterThan(0.45);
+    expect(Number(north!.lng_delta)).toBeLessThan(0.5);
+    const [nearPole] = await box(88.9, 0, 5);
+    expect(nearPole!.lng_delta).toBeNull();
+  });
+});
