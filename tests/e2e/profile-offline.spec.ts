@@ -154,6 +154,7 @@ test('profile edits made offline stay pending across a reload and land once back
   await pickCity(page, 'zurich', 'Zürich, Zurich, Switzerland');
   await page.getByLabel('Bio').fill('Written offline on a slow train.');
   await page.getByLabel('Interests (comma-separated)').fill('hiking, jazz, hiking');
+  await page.getByLabel('Height value').fill('172.5');
   await page.getByRole('button', { name: 'Save profile' }).click();
   await expect(page.getByText('Kept on this device; it uploads when you are back online.')).toBeVisible();
   await expect(page.getByText(PENDING_OFFLINE).first()).toBeVisible();
@@ -184,11 +185,12 @@ test('profile edits made offline stay pending across a reload and land once back
     await getServerRow(
       request,
       auth,
-      `profiles?id=eq.${id}&select=bio,interests,city,state,country,location_lat,location_lng`,
+      `profiles?id=eq.${id}&select=bio,interests,height,city,state,country,location_lat,location_lng`,
     ),
   ).toEqual({
     bio: 'Written offline on a slow train.',
     interests: ['hiking', 'jazz'],
+    height: 172.5,
     city: 'Zürich',
     state: 'Zurich',
     country: 'Switzerland',
