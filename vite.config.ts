@@ -1,15 +1,105 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { createServer, defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 /** Paths the backend answers; the service worker never serves the app shell for them. */
 const API_PATHS = ['/auth', '/rest', '/storage', '/functions', '/sync', '/realtime', '/_outbox', '/health'];
 
+/** The landing pre-rendered into its own page, served for / on a first visit (decision 0023). */
+const LANDING_HTML = 'landing.html';
+
+/**
+ * Renders the landing (the real app tree at /, as a visitor sees it) into a copy of the built index.html,
+ * so its text paints before any script runs; the app then hydrates it (src/main.tsx).
+ */
+function prerenderLanding(): Plugin {
+  return {
+    name: 'heartsync:prerender-landing',
+    apply: 'build',
+    enforce: 'post',
+    async generateBundle(_options, bundle) {
+      const index = bundle['index.html'];
+      if (index?.type !== 'asset' || typeof index.source !== 'string') this.error('index.html was not built');
+      const ssr = await createServer({
+        logLevel: 'error',
+        server: { middlewareMode: true, hmr: false, ws: false },
+        appType: 'custom',
+        optimizeDeps: { noDiscovery: true, include: [] },
+      });
+      try {
+        const { renderLanding } = (await ssr.ssrLoadModule('/src/features/landing/prerender.tsx')) as {
+          renderLanding: () => string;
+        };
+        const html = index.source.replace(
+          '<div id="root"></div>',
+          `<div id="root" data-prerendered="landing">${renderLanding()}</div>`,
+        );
+        if (html === index.source) this.error('index.html has no empty <div id="root"></div> to fill');
+        this.emitFile({ type: 'asset', fileName: LANDING_HTML, source: html });
+      } finally {
+        await ssr.close();
+      }
+    },
+  };
+}
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * Writes .br and .gz copies of the text assets next to them; the server sends the smallest one the browser
+ * accepts (@fastify/static preCompressed), about a third of the bytes for scripts and styles.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'heartsync:precompress',
+    apply: 'build',
+    enforce: 'post',
+    // After writing: only then is every chunk final (Vite fills in its preload lists during generateBundle).
+    async writeBundle(options, bundle) {
+      const outDir = options.dir;
+      if (!outDir) this.error('no output folder to write compressed copies to');
+      const files = Object.values(bundle).filter((f) =>
+        /\.(?:js|css|html|svg|webmanifest|json)$/.test(f.fileName),
+      );
+      // Brotli's best level is slow (seconds for the largest chunks): kept for what the first paint loads.
+      const entries = Object.values(bundle).filter((f) => f.type === 'chunk' && f.isEntry);
+      const firstLoad = new Set(
+        entries.flatMap((f) => (f.type === 'chunk' ? [f.fileName, ...f.imports] : [])),
+      );
+      await Promise.all(
+        files.map(async (f) => {
+          const source = Buffer.from(f.type === 'chunk' ? f.code : f.source);
+          if (source.length < 1024) return;
+          const [br, gz] = await Promise.all([
+            brotli(source, {
+              params: {
+                [zlib.constants.BROTLI_PARAM_QUALITY]:
+                  f.type === 'asset' || firstLoad.has(f.fileName) ? 11 : 9,
+                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length,
+              },
+            }),
+            gzip(source, { level: 9 }),
+          ]);
+          await fs.promises.writeFile(path.join(outDir, `${f.fileName}.br`), br);
+          await fs.promises.writeFile(path.join(outDir, `${f.fileName}.gz`), gz);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    prerenderLanding(),
+    precompress(),
     VitePWA({
       // The update prompt (src/ui/update-prompt.tsx) registers the worker and asks before reloading.
       registerType: 'prompt',

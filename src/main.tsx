@@ -1,7 +1,10 @@
-// Entry point: applies the stored theme before the first paint, then renders the app.
+// Entry point: applies the stored theme before the first paint, then renders the app, adopting the
+// pre-rendered landing when the page has one a visitor can keep (decision 0023).
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+import { readCookieConsent } from './app/cookie-banner.tsx';
+import { canAdoptPrerenderedLanding, PRERENDERED_ATTRIBUTE } from './features/landing/prerendered.ts';
 import { applyTheme, readThemeChoice } from './ui/themes.ts';
 import './styles.css';
 
@@ -10,8 +13,23 @@ applyTheme(choice.theme, choice.dark);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('missing #root');
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+
+if (canAdoptPrerenderedLanding(root, window.location)) {
+  // The markup shows the cookie banner; a visitor who already chose gets no banner from React either.
+  if (readCookieConsent() !== undefined) root.querySelector('[data-cookie-banner]')?.remove();
+  hydrateRoot(
+    root,
+    <StrictMode>
+      <App prerendered />
+    </StrictMode>,
+  );
+} else {
+  // Anything else (a member, another route, an auth redirect) starts from an empty root.
+  root.removeAttribute(PRERENDERED_ATTRIBUTE);
+  root.replaceChildren();
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}

@@ -132,31 +132,46 @@ export function AppRoutes() {
   );
 }
 
-function Providers({ children }: { children: ReactNode }) {
+function Providers({ children, knownSignedOut }: { children: ReactNode; knownSignedOut: boolean }) {
   const [queryClient] = useState(createQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
       <ThemeProvider>
-        <AuthProvider>{children}</AuthProvider>
+        <AuthProvider knownSignedOut={knownSignedOut}>{children}</AuthProvider>
       </ThemeProvider>
     </QueryClientProvider>
   );
 }
 
-export function App() {
+export interface AppProps {
+  /**
+   * The page holds the landing pre-rendered at build time for a visitor with no stored session
+   * (decision 0023): the first render must be that landing, so React adopts the markup as it is.
+   */
+  prerendered?: boolean;
+}
+
+/** Everything inside the router: shared by the browser (App) and the build-time landing render. */
+export function AppContent({ prerendered = false }: AppProps) {
+  return (
+    <SecurityWrapper prerendered={prerendered}>
+      <Providers knownSignedOut={prerendered}>
+        <AuthGate>
+          <AppRoutes />
+        </AuthGate>
+        <Toaster />
+        <UpdatePrompt />
+        <CookieBanner />
+      </Providers>
+    </SecurityWrapper>
+  );
+}
+
+export function App({ prerendered = false }: AppProps) {
   return (
     <ErrorBoundary>
       <BrowserRouter>
-        <SecurityWrapper>
-          <Providers>
-            <AuthGate>
-              <AppRoutes />
-            </AuthGate>
-            <Toaster />
-            <UpdatePrompt />
-            <CookieBanner />
-          </Providers>
-        </SecurityWrapper>
+        <AppContent prerendered={prerendered} />
       </BrowserRouter>
     </ErrorBoundary>
   );

@@ -30,10 +30,28 @@ async function reactivateExpiredPause(): Promise<void> {
   if (error) console.debug('[auth] pause expiry check failed', error.message);
 }
 
-export function AuthProvider({ children }: { children: ReactNode }) {
+/** Resolves once the browser is idle (requestIdleCallback where there is one, at most 2 s). */
+function whenIdle(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 2000 });
+    else setTimeout(resolve, 0);
+  });
+}
+
+export function AuthProvider({
+  children,
+  knownSignedOut = false,
+}: {
+  children: ReactNode;
+  /**
+   * The initial session check already found no stored session (src/main.tsx, for the pre-rendered landing):
+   * loading is over at once, and the auth client is loaded once the page is idle.
+   */
+  knownSignedOut?: boolean;
+}) {
   const navigate = useNavigate();
   const [session, setSession] = useState<Session | null>(null);
-  const [initialised, setInitialised] = useState(false);
+  const [initialised, setInitialised] = useState(knownSignedOut);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [pending, setPending] = useState(() => readSessionFlag(PENDING_EMAIL_CONFIRMATION_KEY) === 'true');
   const [justSignedOut, setJustSignedOut] = useState(false);
@@ -46,7 +64,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     let unsubscribe: (() => void) | undefined;
     let cancelled = false;
-    getSupabase()
+    (knownSignedOut ? whenIdle() : Promise.resolve())
+      .then(getSupabase)
       .then(async (sb) => {
         if (cancelled) return;
         const { data } = sb.auth.onAuthStateChange((event, next) => {
@@ -102,7 +121,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       cancelled = true;
       unsubscribe?.();
     };
-  }, [navigate]);
+  }, [navigate, knownSignedOut]);
 
   // The pending flag is written by the sign-up and auth callback pages; re-read it when storage changes.
   useEffect(() => {

@@ -33,6 +33,7 @@ export function CookieBanner() {
   return (
     <section
       aria-label="Cookie consent"
+      data-cookie-banner
       className="fixed inset-x-0 bottom-0 z-[90] border-t border-border bg-card p-4 text-fg shadow-2xl"
     >
       <div className="mx-auto flex max-w-5xl flex-col gap-3 md:flex-row md:items-center">

@@ -39,8 +39,15 @@ async function runStartupChecks(): Promise<void> {
   }
 }
 
-export function SecurityWrapper({ children }: { children: ReactNode }) {
-  const [ready, setReady] = useState(false);
+export function SecurityWrapper({
+  children,
+  prerendered = false,
+}: {
+  children: ReactNode;
+  prerendered?: boolean;
+}) {
+  // On the pre-rendered landing the page is already on screen: it stays while the checks run (they block nothing).
+  const [ready, setReady] = useState(prerendered);
   const location = useLocation();
 
   useEffect(() => {

@@ -1,6 +1,6 @@
 // The instance's real figures (members, matches, messages) from get_public_stats(); hidden when unavailable, never invented.
 import { useEffect, useState } from 'react';
-import { getSupabase } from '../../data/supabase-client.ts';
+import { getAppConfig } from '../../data/app-config.ts';
 
 interface Stats {
   members: number;
@@ -23,14 +23,27 @@ function toStats(raw: unknown): Stats | undefined {
   return Object.values(s).every(Number.isFinite) ? s : undefined;
 }
 
+/**
+ * The same request supabase-js's rpc() makes, without loading the client library on the landing's first
+ * paint (the auth client follows once the page is idle).
+ */
+async function fetchPublicStats(): Promise<Stats | undefined> {
+  const { supabaseUrl, anonKey } = await getAppConfig();
+  const res = await fetch(`${supabaseUrl.replace(/\/$/, '')}/rest/v1/rpc/get_public_stats`, {
+    method: 'POST',
+    headers: { apikey: anonKey, authorization: `Bearer ${anonKey}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  return res.ok ? toStats(await res.json()) : undefined;
+}
+
 export function PublicStats() {
   const [stats, setStats] = useState<Stats>();
   useEffect(() => {
     let live = true;
-    void getSupabase()
-      .then((sb) => sb.rpc('get_public_stats'))
-      .then(({ data, error }) => {
-        if (live && !error) setStats(toStats(data));
+    fetchPublicStats()
+      .then((s) => {
+        if (live) setStats(s);
       })
       .catch(() => {
         /* no figures to show */

@@ -6,10 +6,13 @@ export const FAB_THRESHOLD_PX = 500;
 export const BACK_TO_TOP_THRESHOLD_PX = 300;
 
 function useScroll() {
-  const [y, setY] = useState(() => (typeof window === 'undefined' ? 0 : window.scrollY));
+  // Starts at the top, as the pre-rendered landing does; the real position is read once mounted.
+  const [y, setY] = useState(0);
   const [goingUp, setGoingUp] = useState(false);
-  const last = useRef(y);
+  const last = useRef(0);
   useEffect(() => {
+    last.current = window.scrollY;
+    setY(window.scrollY);
     const onScroll = () => {
       const now = window.scrollY;
       setGoingUp(now < last.current);

@@ -1,0 +1,42 @@
+// Whether this page load may adopt the landing pre-rendered at build time (decision 0023), or must render afresh.
+
+/** The attribute vite.config.ts puts on #root in landing.html. */
+export const PRERENDERED_ATTRIBUTE = 'data-prerendered';
+
+/** Query or hash parameters an auth redirect brings back (supabase-js reads them at start). */
+const AUTH_PARAMS = ['access_token', 'refresh_token', 'code', 'token_hash', 'error', 'error_description'];
+
+function storageKeys(kind: 'local' | 'session'): string[] {
+  try {
+    const storage = kind === 'local' ? window.localStorage : window.sessionStorage;
+    return Array.from({ length: storage.length }, (_, i) => storage.key(i) ?? '');
+  } catch {
+    return [];
+  }
+}
+
+/** True when supabase-js has a session stored in either storage (its key is sb-<host>-auth-token). */
+export function hasStoredSession(): boolean {
+  return [...storageKeys('local'), ...storageKeys('session')].some((k) => /^sb-.+-auth-token$/.test(k));
+}
+
+function hasAuthParams(location: Location): boolean {
+  const params = [
+    ...new URLSearchParams(location.search).keys(),
+    ...new URLSearchParams(location.hash.replace(/^#/, '')).keys(),
+  ];
+  return params.some((p) => AUTH_PARAMS.includes(p));
+}
+
+/**
+ * The pre-rendered landing shows a visitor at /. It can be adopted (hydrated) only when the browser's first
+ * render would be that very page: still at /, no stored session, no auth redirect to finish.
+ */
+export function canAdoptPrerenderedLanding(root: HTMLElement, location: Location): boolean {
+  return (
+    root.getAttribute(PRERENDERED_ATTRIBUTE) === 'landing' &&
+    location.pathname === '/' &&
+    !hasStoredSession() &&
+    !hasAuthParams(location)
+  );
+}

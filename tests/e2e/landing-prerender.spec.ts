@@ -1,0 +1,100 @@
+// The landing pre-rendered at build time (decision 0023): served for / only, readable before any script,
+// adopted by React as it is for a visitor, replaced for a member; no flash of the landing on other routes.
+import { test, type Page } from '@playwright/test';
+import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+
+/** Console errors of the page (React reports a hydration mismatch there). */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+test('/ is served with the landing already in the HTML; other routes get the empty app shell', async ({
+  request,
+}) => {
+  const landing = await (await request.get('/')).text();
+  expect(landing).toContain('data-prerendered="landing"');
+  expect(landing).toMatch(/<h1[^>]*>Find Your <span[^>]*>Perfect Match<\/span><\/h1>/);
+  expect(landing).toContain('Start Your Journey');
+  expect(landing).toContain('AI-powered premium dating');
+  // Nothing inline: the CSP forbids inline scripts and styles.
+  expect(landing).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+  expect(landing).not.toMatch(/\sstyle=/);
+
+  for (const path of ['/dashboard', '/login', '/ai-features', '/index.html']) {
+    const html = await (await request.get(path)).text();
+    expect(html, path).toContain('<div id="root"></div>');
+    expect(html, path).not.toContain('Find Your');
+  }
+});
+
+test('the pre-rendered landing is readable and its links work with scripts off', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Find Your Perfect Match');
+  await expect(page.getByRole('link', { name: 'Start Your Journey' })).toHaveAttribute('href', '/signup');
+  await expect(page.getByRole('region', { name: 'Cookie consent' })).toBeVisible();
+  await context.close();
+});
+
+test('a first-time visitor keeps the pre-rendered page: React adopts it without a mismatch', async ({
+  browser,
+}) => {
+  // No service worker: it would answer later visits with the plain app shell.
+  const context = await browser.newContext({
+    serviceWorkers: 'block',
+    viewport: { width: 412, height: 823 },
+  });
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await page.goto('/');
+  const h1 = page.getByRole('heading', { level: 1 });
+  await expect(h1).toHaveText('Find Your Perfect Match');
+  // Live once adopted: the headline rotates and the menu opens.
+  await expect(h1).toContainText('Soulmate', { timeout: 8000 });
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await expect(page.locator('#mobile-nav')).toContainText('Safety Center');
+  // The theme button points at the menu it opens (ids kept from the build-time render).
+  const theme = page.locator('nav .md\\:hidden button', { hasText: 'Theme' });
+  await theme.click();
+  const menuId = await theme.getAttribute('aria-controls');
+  expect(menuId).toBeTruthy();
+  await expect(page.locator(`[id="${menuId}"]`)).toContainText('Colour theme');
+  await page.keyboard.press('Escape');
+  // The real figures arrive without the auth client on the first paint.
+  await expect(page.getByTestId('public-stats')).toContainText('Members');
+  await page.getByRole('button', { name: 'Necessary only' }).click();
+  await expect(page.getByRole('region', { name: 'Cookie consent' })).toHaveCount(0);
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test('a visitor who already chose cookies gets no banner from the pre-rendered page', async ({ browser }) => {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await acceptNecessaryCookies(page);
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Find Your');
+  await expect(page.getByRole('link', { name: 'Get Started' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Cookie consent' })).toHaveCount(0);
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test('a signed-in member at / gets the member view, not the visitor page', async ({ browser, request }) => {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await acceptNecessaryCookies(page);
+  await signUpAndConfirm(page, request, makeEmail('landing-member'));
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Find Your');
+  await expect(page.getByRole('link', { name: 'Dashboard' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Get Started' })).toHaveCount(0);
+  await context.close();
+});
