@@ -313,7 +313,7 @@ test('reporting from a discovery card: both stop seeing each other at once, the 
   await expectNotInDeck(s, idR);
 });
 
-test('a free member at the daily like limit: the SQL limit refuses a queued like and the upgrade prompt opens', async ({
+test('a free member at the daily like limit: the SQL limit refuses a queued like and the upgrade prompt opens; likes and likes back then stop before writing', async ({
   browser,
   request,
   baseURL,
@@ -331,8 +331,10 @@ test('a free member at the daily like limit: the SQL limit refuses a queued like
     ...LONDON,
   });
   await setPreferences(request, auth, idL, { min_age: 18, max_age: 120, genders: ['non-binary'] });
+  const others: string[] = [];
   for (const name of ['Theo Example', 'Tate Example']) {
     const id = await createAccount(request, auth, 'tnb');
+    others.push(id);
     await setProfile(request, auth, id, {
       name,
       birthday: '1991-01-01',
@@ -341,6 +343,8 @@ test('a free member at the daily like limit: the SQL limit refuses a queued like
       ...LONDON,
     });
   }
+  // Theo likes her (answered on the likes page at the end).
+  await seedLikes(request, auth, others[0]!, [idL]);
   // 48 of the 50 daily likes, sent to accounts outside discovery (no name), instead of 48 clicks.
   const seeded: string[] = [];
   for (let i = 0; i < 50; i++) seeded.push(await createAccount(request, auth, 'liked'));
@@ -378,4 +382,15 @@ test('a free member at the daily like limit: the SQL limit refuses a queued like
   await expect(prompt).toBeVisible();
   expect(await countLocalInteractions(l, idL)).toBe(50);
   await expect(prompt.getByRole('link', { name: 'Upgrade Now' })).toHaveAttribute('href', '/pricing');
+
+  // A like back is a like: on the likes page the limit opens the same prompt.
+  await l.goto('/likes');
+  const theo = l.getByTestId('received-like').filter({ hasText: 'Theo' });
+  await expect(theo).toBeVisible({ timeout: 20_000 });
+  await theo.getByRole('button', { name: 'Like back' }).click();
+  await expect(prompt).toBeVisible();
+  await expect(l.getByText('Like sent back!')).toHaveCount(0);
+  await expectNoSeriousA11yViolations(l);
+  expect(await countLocalInteractions(l, idL)).toBe(50);
+  expect(await countServerLikes(request, auth, idL)).toBe(50);
 });
