@@ -30,13 +30,8 @@ async function reactivateExpiredPause(): Promise<void> {
   if (error) console.debug('[auth] pause expiry check failed', error.message);
 }
 
-/** Resolves once the browser is idle (requestIdleCallback where there is one, at most 2 s). */
-function whenIdle(): Promise<void> {
-  return new Promise((resolve) => {
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 2000 });
-    else setTimeout(resolve, 0);
-  });
-}
+/** supabase-js keeps a session under sb-<project>-auth-token (null: another tab cleared its storage). */
+const SESSION_KEY = /^sb-.+-auth-token$/;
 
 export function AuthProvider({
   children,
@@ -45,7 +40,8 @@ export function AuthProvider({
   children: ReactNode;
   /**
    * The initial session check already found no stored session (src/main.tsx, for the pre-rendered landing):
-   * loading is over at once, and the auth client is loaded once the page is idle.
+   * loading is over at once. A visitor on / cannot sign in there, so the auth client is loaded only when
+   * it can matter: on leaving / (sign-in and sign-up pages), or when another tab stores a session.
    */
   knownSignedOut?: boolean;
 }) {
@@ -56,16 +52,27 @@ export function AuthProvider({
   const [pending, setPending] = useState(() => readSessionFlag(PENDING_EMAIL_CONFIRMATION_KEY) === 'true');
   const [justSignedOut, setJustSignedOut] = useState(false);
   const { pathname } = useLocation();
+  const [clientWanted, setClientWanted] = useState(!knownSignedOut);
 
   useEffect(() => {
     setJustSignedOut(false);
+    if (pathname !== '/') setClientWanted(true);
   }, [pathname]);
 
   useEffect(() => {
+    if (clientWanted) return;
+    const onStorage = (e: StorageEvent) => {
+      if (e.key === null || SESSION_KEY.test(e.key)) setClientWanted(true);
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [clientWanted]);
+
+  useEffect(() => {
+    if (!clientWanted) return;
     let unsubscribe: (() => void) | undefined;
     let cancelled = false;
-    (knownSignedOut ? whenIdle() : Promise.resolve())
-      .then(getSupabase)
+    getSupabase()
       .then(async (sb) => {
         if (cancelled) return;
         const { data } = sb.auth.onAuthStateChange((event, next) => {
@@ -121,7 +128,7 @@ export function AuthProvider({
       cancelled = true;
       unsubscribe?.();
     };
-  }, [navigate, knownSignedOut]);
+  }, [navigate, clientWanted]);
 
   // The pending flag is written by the sign-up and auth callback pages; re-read it when storage changes.
   useEffect(() => {

@@ -1,7 +1,14 @@
 // The landing pre-rendered at build time (decision 0023): served for / only, readable before any script,
 // adopted by React as it is for a visitor, replaced for a member; no flash of the landing on other routes.
 import { test, type Page } from '@playwright/test';
-import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import {
+  acceptNecessaryCookies,
+  expect,
+  makeEmail,
+  PASSWORD,
+  signIn,
+  signUpAndConfirm,
+} from './support/accounts.ts';
 
 /** Console errors of the page (React reports a hydration mismatch there). */
 function collectErrors(page: Page): string[] {
@@ -97,4 +104,40 @@ test('a signed-in member at / gets the member view, not the visitor page', async
   await expect(page.getByRole('link', { name: 'Dashboard' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Get Started' })).toHaveCount(0);
   await context.close();
+});
+
+test('a visitor on the pre-rendered page signs in through its links, and sees a sign-in in another tab', async ({
+  browser,
+  request,
+}) => {
+  const email = makeEmail('landing-visitor');
+  const setup = await browser.newContext({ serviceWorkers: 'block' });
+  const first = await setup.newPage();
+  await acceptNecessaryCookies(first);
+  await signUpAndConfirm(first, request, email);
+  await setup.close();
+
+  // Through the page's own links: the auth client is loaded on leaving /.
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await acceptNecessaryCookies(page);
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: 'Get Started' })).toBeVisible();
+  await page.getByRole('link', { name: 'Sign In' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByRole('link', { name: 'Dashboard' })).toBeVisible();
+  await context.close();
+
+  // Signed in from another tab while / stays open: the open page follows.
+  const shared = await browser.newContext({ serviceWorkers: 'block' });
+  const landing = await shared.newPage();
+  await acceptNecessaryCookies(landing);
+  await landing.goto('/');
+  await expect(landing.getByRole('link', { name: 'Get Started' })).toBeVisible();
+  await signIn(await shared.newPage(), email);
+  await expect(landing.getByRole('link', { name: 'Dashboard' })).toBeVisible();
+  await expect(landing.getByRole('link', { name: 'Get Started' })).toHaveCount(0);
+  await shared.close();
 });
