@@ -66,30 +66,42 @@ export async function loadOrCreateKeys(dataDir: string, issuer: string): Promise
   return keys;
 }
 
+/** Verified tokens kept so a token seen again skips the signature check; bounded, cleared when full. */
+const VERIFIED_CACHE_MAX = 10_000;
+
+function base64UrlJson(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
 export async function createKeys(privateJwk: jose.JWK, issuer: string): Promise<Keys> {
   const kid = privateJwk.kid ?? 'default';
-  const privateKey = await jose.importJWK(privateJwk, ALG);
   const { d: _d, ...publicJwk } = privateJwk;
   const publicKey = await jose.importJWK(publicJwk, ALG);
-  const sign = (claims: JwtClaims, expiresInSeconds: number) =>
-    new jose.SignJWT(claims)
-      .setProtectedHeader({ alg: ALG, kid, typ: 'JWT' })
-      .setIssuer(issuer)
-      .setIssuedAt()
-      .setExpirationTime(Math.floor(Date.now() / 1000) + expiresInSeconds)
-      .sign(privateKey);
-  const anonKey = await signStable({ role: 'anon' });
-  const serviceRoleKey = await signStable({ role: 'service_role' });
-  // iat is fixed so the claims are the same on every start; loadOrCreateKeys keeps the first signed keys.
-  async function signStable(claims: JwtClaims) {
-    const iat = 1_700_000_000;
-    return new jose.SignJWT(claims)
-      .setProtectedHeader({ alg: ALG, kid, typ: 'JWT' })
-      .setIssuer(issuer)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + API_KEY_LIFETIME_SECONDS)
-      .sign(privateKey);
+  // Signing runs synchronously on the event loop (about 0.1 ms for P-256): WebCrypto would queue each
+  // signature on libuv's thread pool, behind every argon2 hash in flight during a burst of sign-ins.
+  const privateKey = crypto.createPrivateKey({ key: { ...privateJwk }, format: 'jwk' });
+  const header = base64UrlJson({ alg: ALG, kid, typ: 'JWT' });
+  function signAt(claims: JwtClaims, iat: number, exp: number): string {
+    const payload = base64UrlJson({ ...claims, iss: issuer, iat, exp });
+    const input = `${header}.${payload}`;
+    const signature = crypto.sign('sha256', Buffer.from(input), {
+      key: privateKey,
+      dsaEncoding: 'ieee-p1363',
+    });
+    return `${input}.${signature.toString('base64url')}`;
   }
+  const sign = async (claims: JwtClaims, expiresInSeconds: number) => {
+    const now = Math.floor(Date.now() / 1000);
+    return signAt(claims, now, now + expiresInSeconds);
+  };
+  // iat is fixed so the claims are the same on every start; loadOrCreateKeys keeps the first signed keys.
+  const stableIat = 1_700_000_000;
+  const anonKey = signAt({ role: 'anon' }, stableIat, stableIat + API_KEY_LIFETIME_SECONDS);
+  const serviceRoleKey = signAt({ role: 'service_role' }, stableIat, stableIat + API_KEY_LIFETIME_SECONDS);
+
+  // A token's signature, issuer and role never change, so a verified token is remembered until it expires:
+  // the API key on every request and an access token used again skip the ECDSA check (and the thread pool).
+  const verified = new Map<string, JwtClaims>();
   return {
     kid,
     issuer,
@@ -98,11 +110,19 @@ export async function createKeys(privateJwk: jose.JWK, issuer: string): Promise<
     serviceRoleKey,
     sign,
     async verify(token: string) {
+      const hit = verified.get(token);
+      if (hit && typeof hit.exp === 'number' && hit.exp > Math.floor(Date.now() / 1000)) return { ...hit };
       const { payload } = await jose.jwtVerify(token, publicKey, { issuer, algorithms: [ALG] });
       const role = payload['role'];
       if (role !== 'anon' && role !== 'authenticated' && role !== 'service_role')
         throw new Error('invalid role claim');
-      return payload as JwtClaims;
+      const claims = payload as JwtClaims;
+      // Only tokens whose validity is a plain expiry are remembered (no not-before to wait for).
+      if (typeof claims.exp === 'number' && claims.nbf === undefined) {
+        if (verified.size >= VERIFIED_CACHE_MAX) verified.clear();
+        verified.set(token, { ...claims });
+      }
+      return claims;
     },
   };
 }
