@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hash, verify } from '@node-rs/argon2';
 import { AuthHttpError } from './errors.ts';
+import { PasswordPool } from './password-pool.ts';
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
@@ -11,7 +11,10 @@ export const PASSWORD_MAX_LENGTH = 128;
 const PASSWORD_MAX_BYTES = 512;
 
 // Algorithm.Argon2id is a const enum, which isolatedModules cannot import: its value is 2.
-const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+/** Every hash and verification of the process runs on these threads, never on the event loop. */
+export const passwordPool = new PasswordPool();
 
 const commonPasswords = new Set(
   fs
@@ -43,7 +46,7 @@ function weak(message: string, reason: 'length' | 'pwned') {
 }
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(normalizePassword(password), ARGON2_OPTIONS);
+  return passwordPool.hash(normalizePassword(password), ARGON2_OPTIONS);
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -57,11 +60,11 @@ export async function verifyPassword(
   if (Buffer.byteLength(p) > PASSWORD_MAX_BYTES) return false;
   if (!storedHash) {
     dummyHash ??= hashPassword('not a real password, only spends time');
-    await verify(await dummyHash, p).catch(() => false);
+    await passwordPool.verify(await dummyHash, p).catch(() => false);
     return false;
   }
   try {
-    return await verify(storedHash, p);
+    return await passwordPool.verify(storedHash, p);
   } catch {
     return false;
   }
