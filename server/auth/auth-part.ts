@@ -347,9 +347,11 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
           await recordSecurityEvent('sign_in_failed', { ip: req.ip, reason: 'email_not_confirmed' }, user.id);
           throw new AuthHttpError(400, 'email_not_confirmed', 'Email not confirmed');
         }
-        const session = await sessions.openSession(user, 'password', getRequestMeta(req));
-        await recordSecurityEvent('sign_in_succeeded', { ip: req.ip }, user.id);
-        return session;
+        // The event is written by the same call that opens the session (one round trip for both).
+        const event = await recordSecurityEvent.prepareInline('sign_in_succeeded', { ip: req.ip }, user.id);
+        return sessions.openSession(user, 'password', getRequestMeta(req), event, (error) =>
+          recordSecurityEvent.reportInlineError(error),
+        );
       });
 
       scope.get('/verify', async (req, reply: FastifyReply) => {

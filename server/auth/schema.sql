@@ -63,3 +63,50 @@ create index if not exists messages_pending_idx on mail.messages (next_attempt_a
 
 revoke all on auth.sessions, auth.refresh_tokens, auth.one_time_tokens from anon, authenticated;
 revoke all on schema mail from anon, authenticated;
+
+-- Opens a session in one round trip (a password sign-in or a mailed link): the session row, its first
+-- refresh token, the user's last sign-in time and, when p_event is given, a row in
+-- public.security_events; answers the user's columns as updated. Recording the event never fails the
+-- sign-in: its error comes back in event_error, for the server's log.
+create or replace function auth.open_session(
+  p_session_id uuid,
+  p_user_id uuid,
+  p_amr_method text,
+  p_user_agent text,
+  p_ip text,
+  p_refresh_token_hash text,
+  p_event text default null,
+  p_event_details jsonb default null
+) returns table (
+  id uuid, email varchar, encrypted_password varchar, email_confirmed_at timestamptz,
+  confirmation_sent_at timestamptz, recovery_sent_at timestamptz, last_sign_in_at timestamptz,
+  raw_app_meta_data jsonb, raw_user_meta_data jsonb, created_at timestamptz, updated_at timestamptz,
+  banned_until timestamptz, deleted_at timestamptz, event_error text
+)
+language plpgsql set search_path = '' as $$
+#variable_conflict use_column
+declare
+  v_event_error text;
+begin
+  insert into auth.sessions (id, user_id, amr_method, user_agent, ip)
+  values (p_session_id, p_user_id, p_amr_method, p_user_agent, p_ip);
+  insert into auth.refresh_tokens (token_hash, user_id, session_id)
+  values (p_refresh_token_hash, p_user_id, p_session_id);
+  if p_event is not null then
+    begin
+      insert into public.security_events (event, details, user_id)
+      values (p_event, coalesce(p_event_details, '{}'::jsonb), p_user_id);
+    exception when others then
+      v_event_error := sqlerrm;
+    end;
+  end if;
+  return query
+    update auth.users u set last_sign_in_at = now(), updated_at = now()
+    where u.id = p_user_id
+    returning u.id, u.email, u.encrypted_password, u.email_confirmed_at, u.confirmation_sent_at,
+      u.recovery_sent_at, u.last_sign_in_at, u.raw_app_meta_data, u.raw_user_meta_data, u.created_at,
+      u.updated_at, u.banned_until, u.deleted_at, v_event_error;
+end;
+$$;
+revoke all on function auth.open_session(uuid, uuid, text, text, text, text, text, jsonb)
+  from public, anon, authenticated, service_role;

@@ -8,12 +8,34 @@ interface Target {
   userColumn: string | undefined;
 }
 
+/** An event to write in the same statement as other work (see auth.open_session in schema.sql). */
+export interface InlineSecurityEvent {
+  name: string;
+  details: Record<string, unknown>;
+}
+
+export interface SecurityEventRecorder {
+  /** Logs the event and writes it in its own statement. */
+  (name: string, details: Record<string, unknown>, userId?: string): Promise<void>;
+  /**
+   * Logs the event and, when the table has the shape auth.open_session writes (event, details,
+   * user_id), hands it back for that call to write; otherwise writes it now and answers undefined.
+   */
+  prepareInline(
+    name: string,
+    details: Record<string, unknown>,
+    userId: string,
+  ): Promise<InlineSecurityEvent | undefined>;
+  /** Logs the error an inline write came back with. */
+  reportInlineError(error: string): void;
+}
+
 const NAME_COLUMNS = ['event_type', 'event_name', 'name', 'event', 'type'];
 const DETAILS_COLUMNS = ['details', 'payload', 'metadata', 'data'];
 const USER_COLUMNS = ['user_id'];
 const RECHECK_MS = 60_000;
 
-export function createSecurityEventRecorder(ctx: Pick<AppContext, 'db' | 'log'>) {
+export function createSecurityEventRecorder(ctx: Pick<AppContext, 'db' | 'log'>): SecurityEventRecorder {
   let target: Target | undefined;
   let checkedAt = -Infinity;
 
@@ -35,12 +57,11 @@ export function createSecurityEventRecorder(ctx: Pick<AppContext, 'db' | 'log'>)
     return target;
   }
 
-  return async function recordSecurityEvent(
-    name: string,
-    details: Record<string, unknown>,
-    userId?: string,
-  ): Promise<void> {
+  function log(name: string, details: Record<string, unknown>, userId: string | undefined) {
     ctx.log.info({ securityEvent: name, userId, ...details }, 'security event');
+  }
+
+  async function write(name: string, details: Record<string, unknown>, userId: string | undefined) {
     try {
       const t = await findTarget();
       if (!t) return;
@@ -63,5 +84,28 @@ export function createSecurityEventRecorder(ctx: Pick<AppContext, 'db' | 'log'>)
     } catch (e) {
       ctx.log.warn({ err: (e as Error).message }, 'could not record security event');
     }
+  }
+
+  const record = async (name: string, details: Record<string, unknown>, userId?: string) => {
+    log(name, details, userId);
+    await write(name, details, userId);
   };
+  return Object.assign(record, {
+    async prepareInline(name: string, details: Record<string, unknown>, userId: string) {
+      log(name, details, userId);
+      let t: Target | undefined;
+      try {
+        t = await findTarget();
+      } catch {
+        t = undefined;
+      }
+      if (t?.nameColumn === 'event' && t.detailsColumn === 'details' && t.userColumn === 'user_id')
+        return { name, details };
+      await write(name, details, userId);
+      return undefined;
+    },
+    reportInlineError(error: string) {
+      ctx.log.warn({ err: error }, 'could not record security event');
+    },
+  });
 }

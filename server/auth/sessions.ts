@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/database.ts';
 import type { JwtClaims } from './keys.ts';
 import { AuthHttpError } from './errors.ts';
+import type { InlineSecurityEvent } from './security-events.ts';
 import { createOpaqueToken, hashToken } from './tokens.ts';
 import { findUserById, isUserActive, toUserJson, type UserRow } from './users.ts';
 
@@ -36,31 +37,40 @@ export class SessionStore {
     ctx.events.on('sessions-ended', ({ userId, sessionIds }) => this.forget(userId, sessionIds));
   }
 
-  /** Opens a session for the user and returns it with its first refresh token, as GoTrue answers. */
+  /**
+   * Opens a session for the user and returns it with its first refresh token, as GoTrue answers. One
+   * call of auth.open_session (one round trip) writes the session, the token, last_sign_in_at and the
+   * optional security event.
+   */
   async openSession(
     user: UserRow,
     method: AmrMethod,
     meta: { ip?: string; userAgent?: string },
+    event?: InlineSecurityEvent,
+    onEventError?: (error: string) => void,
   ): Promise<SessionJson> {
     const sessionId = crypto.randomUUID();
     const refreshToken = createOpaqueToken();
-    const signedIn = await this.ctx.db.transaction(async (tx) => {
-      await tx.query(
-        `insert into auth.sessions (id, user_id, amr_method, user_agent, ip) values ($1, $2, $3, $4, $5)`,
-        [sessionId, user.id, method, meta.userAgent?.slice(0, 512) ?? null, meta.ip ?? null],
-      );
-      await tx.query(
-        `insert into auth.refresh_tokens (token_hash, user_id, session_id) values ($1, $2, $3)`,
-        [hashToken(refreshToken), user.id, sessionId],
-      );
-      const r = await tx.query<UserRow>(
-        `update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1
-         returning id, email, encrypted_password, email_confirmed_at, confirmation_sent_at, recovery_sent_at,
-           last_sign_in_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at, banned_until, deleted_at`,
-        [user.id],
-      );
-      return r.rows[0] ?? user;
-    });
+    const r = await this.ctx.db.query<UserRow & { event_error: string | null }>(
+      `select * from auth.open_session($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        sessionId,
+        user.id,
+        method,
+        meta.userAgent?.slice(0, 512) ?? null,
+        meta.ip ?? null,
+        hashToken(refreshToken),
+        event?.name ?? null,
+        event ? JSON.stringify(event.details) : null,
+      ],
+    );
+    const row = r.rows[0];
+    let signedIn: UserRow = user;
+    if (row) {
+      const { event_error: eventError, ...updated } = row;
+      if (eventError) onEventError?.(eventError);
+      signedIn = updated;
+    }
     return this.buildSession(signedIn, sessionId, method, new Date(), refreshToken);
   }
 
