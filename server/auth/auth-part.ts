@@ -18,6 +18,7 @@ import {
 } from './errors.ts';
 import type { JwtClaims } from './keys.ts';
 import { consumeOneTimeToken, issueOneTimeToken, type OneTimeTokenType } from './one-time-tokens.ts';
+import { setPasswordChecker } from './password-check.ts';
 import { assertPasswordAllowed, hashPassword, verifyPassword } from './passwords.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { getSafeRedirect, withFragment } from './redirects.ts';
@@ -88,6 +89,27 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     }
     return claims;
   };
+
+  // Functions re-check a password in process (delete-account): counted like a sign-in, no session opened.
+  setPasswordChecker(ctx, async (userId, password, clientIp) => {
+    const user = UUID_PATTERN.test(userId) ? await findUserById(db, userId) : undefined;
+    try {
+      limiter.hit([`signin:ip:${clientIp}`, `signin:email:${user ? user.email.toLowerCase() : userId}`]);
+    } catch (e) {
+      if (e instanceof AuthHttpError && e.status === 429) return 'rate_limited';
+      throw e;
+    }
+    const ok = await verifyPassword(user?.encrypted_password, password);
+    if (!user || !ok || !isUserActive(user)) {
+      await recordSecurityEvent(
+        'password_check_failed',
+        { ip: clientIp, reason: 'invalid_credentials' },
+        user?.id,
+      );
+      return 'incorrect';
+    }
+    return 'ok';
+  });
 
   app.get('/app-config.json', async (_req, reply) => {
     reply.header('cache-control', 'no-cache');

@@ -9,6 +9,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { findPasswordChecker, type PasswordCheckResult } from '../auth/password-check.ts';
 import { readFunctionSettings } from './function-settings.ts';
 
 export type FunctionHandler = (req: Request) => Response | Promise<Response>;
@@ -30,6 +31,21 @@ export const FUNCTION_ENV_PROVIDER = Symbol.for('heartsync.functions.env');
 // the service role key and two servers in one process (tests) keep their own values.
 const envStore = new AsyncLocalStorage<Readonly<Record<string, string>>>();
 (globalThis as Record<symbol, unknown>)[FUNCTION_ENV_PROVIDER] = () => envStore.getStore();
+
+/**
+ * The global key through which supabase/functions/_shared/password.ts finds the host's in-process
+ * password check. On Supabase there is none and the function signs in instead; here that sign-in would
+ * come from 127.0.0.1 and share one per-address limit among all members (see decision 0029).
+ */
+export const FUNCTION_AUTH_PROVIDER = Symbol.for('heartsync.functions.auth');
+
+export interface FunctionHostAuth {
+  /** Re-checks a member's password, counted like a sign-in from the function caller's address. */
+  checkPassword(userId: string, password: string): Promise<PasswordCheckResult>;
+}
+
+const authStore = new AsyncLocalStorage<FunctionHostAuth>();
+(globalThis as Record<symbol, unknown>)[FUNCTION_AUTH_PROVIDER] = () => authStore.getStore();
 
 export interface FunctionsOptions {
   /** Folder holding <name>/index.ts; defaults to supabase/functions (tests pass their own). */
@@ -114,7 +130,18 @@ export function createFunctionsPart(options: FunctionsOptions = {}) {
         timer = setTimeout(() => resolve('timeout'), options.timeoutMs ?? HANDLER_TIMEOUT_MS);
       });
       try {
-        const outcome = await Promise.race([envStore.run(getEnv(), async () => handler(request)), timeout]);
+        const checker = findPasswordChecker(ctx);
+        const clientIp = req.ip;
+        const hostAuth: FunctionHostAuth = {
+          checkPassword: async (userId, password) => {
+            if (!checker) throw new Error('the auth part is not registered');
+            return checker(userId, password, clientIp);
+          },
+        };
+        const outcome = await Promise.race([
+          envStore.run(getEnv(), async () => authStore.run(hostAuth, async () => handler(request))),
+          timeout,
+        ]);
         if (outcome === 'timeout') {
           req.log.error({ function: name }, 'function timed out');
           return reply.code(504).send({ code: 'TIMEOUT', message: 'The function took too long' });

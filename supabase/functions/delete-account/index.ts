@@ -3,7 +3,8 @@
 import { findEnv } from '../_shared/env.ts';
 import { serveWhenDeno } from '../_shared/serve.ts';
 import { findJsonObject, json, preflight } from '../_shared/http.ts';
-import { createAnonClient, createServiceClient, findCaller } from '../_shared/supabase.ts';
+import { checkPassword } from '../_shared/password.ts';
+import { createServiceClient, findCaller } from '../_shared/supabase.ts';
 
 const DEFAULT_GRACE_DAYS = 30;
 const MAX_PASSWORD_LENGTH = 1024;
@@ -34,14 +35,10 @@ export async function handler(req: Request): Promise<Response> {
     return fail('Password is required', 400);
   if (!user.email) return fail('This account has no e-mail address to confirm the password with', 400);
 
-  // A separate client, so the check opens (and then closes) its own session, never the caller's.
-  const verifier = createAnonClient();
-  const signIn = await verifier.auth.signInWithPassword({ email: user.email, password });
-  if (signIn.error || signIn.data.user?.id !== user.id) {
-    if (signIn.error?.status === 429) return fail('Too many attempts. Please wait and try again.', 429);
-    return fail('Incorrect password', 403);
-  }
-  await verifier.auth.signOut({ scope: 'local' });
+  // Never through the caller's own session: in process when the host offers it, else a separate sign-in.
+  const check = await checkPassword(user, password);
+  if (check === 'rate_limited') return fail('Too many attempts. Please wait and try again.', 429);
+  if (check !== 'ok') return fail('Incorrect password', 403);
 
   const service = createServiceClient();
   const columns = 'id, scheduled_for, requested_at, status';
