@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Database, Queryable } from '../db/database.ts';
+import type { StoredOp } from './bucket-storage.ts';
 import {
   evaluateDataRow,
   evaluateParameterRow,
@@ -17,11 +18,25 @@ const CHECKSUM_MODULUS = 4294967296;
 /** Serialises replicators of several server processes sharing one PostgreSQL database. */
 const ADVISORY_LOCK_KEY = 7_351_042_001;
 
-/** What one committed batch touched, so waiting streams can tell whether it concerns them. */
+/** A bucket as one batch left it: its checksum and op count in full, and the ops the batch added. */
+export interface BucketState {
+  checksum: number;
+  count: number;
+  ops: StoredOp[];
+}
+
+/**
+ * What one committed batch wrote, so waiting streams can tell whether it concerns them and, when they
+ * followed every batch since their last checkpoint, send it without reading the database.
+ */
 export interface CommittedBatch {
-  head: string;
-  buckets: Set<string>;
+  /** The head before and after the batch; undefined when the batch cannot be followed op by op. */
+  base: string | undefined;
+  head: string | undefined;
+  buckets: Map<string, BucketState>;
   parametersChanged: boolean;
+  /** The parameter lookups whose rows changed; undefined when unknown (then every stream re-resolves). */
+  lookups?: Set<string>;
 }
 
 export interface ReplicatorEvents {
@@ -49,6 +64,8 @@ interface NewOp {
   objectId: string;
   data: string | null;
   checksum: number;
+  /** Position in the batch, 1..n; the op id is the head before the batch plus this. */
+  rel: number;
 }
 
 /** The per-op checksum: a 32-bit digest of what the op says, so a client can verify what it holds. */
@@ -95,9 +112,13 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
     await this.prepare();
     await this.flush();
     this.stopListening = await this.db.listen('heartsync_sync_changes', () => this.kick());
-    // The poll covers lost notifications (a dropped LISTEN connection, a PostgreSQL restart).
-    this.pollTimer = setInterval(() => this.kick(), options.pollMs ?? 1000);
-    this.pollTimer.unref();
+    // The poll covers lost notifications (a dropped LISTEN connection, a PostgreSQL restart). PGlite runs
+    // in this process and hands every notification to the listener as the committing statement returns,
+    // so there is nothing to lose and an idle poll would only queue for its one connection.
+    if (this.db.kind === 'postgres') {
+      this.pollTimer = setInterval(() => this.kick(), options.pollMs ?? 1000);
+      this.pollTimer.unref();
+    }
   }
 
   async stop(): Promise<void> {
@@ -202,7 +223,13 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         table.name,
       ]);
       const cols = await this.getPrimaryKey(tx, table);
-      const touched: CommittedBatch = { head: '0', buckets: new Set(), parametersChanged: false };
+      // Several statements: streams re-read the database for it rather than follow it op by op.
+      const touched: CommittedBatch = {
+        base: undefined,
+        head: undefined,
+        buckets: new Map(),
+        parametersChanged: false,
+      };
       let offset = 0;
       for (;;) {
         const chunk = await tx.query<{ r: Record<string, unknown> }>(
@@ -213,9 +240,8 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         if (chunk.rows.length === 0) break;
         const events = chunk.rows.map((x) => ({ table, key: this.getRowKey(cols, x.r), row: x.r }));
         const b = await this.applyEvents(tx, events);
-        b.buckets.forEach((x) => touched.buckets.add(x));
+        for (const [bucket, state] of b.buckets) touched.buckets.set(bucket, state);
         touched.parametersChanged ||= b.parametersChanged;
-        touched.head = b.head;
         offset += chunk.rows.length;
       }
       await tx.query(
@@ -294,21 +320,23 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         ],
       );
       for (const r of rows) {
-        current
-          .get(`${r.source_table}\u0000${r.source_key}`)
-          ?.set(`${r.bucket}\u0000${r.object_type}\u0000${r.object_id}`, {
-            bucket: r.bucket,
-            objectType: r.object_type,
-            objectId: r.object_id,
-            checksum: Number(r.checksum),
-            opId: r.op_id,
-          });
+        const rowId = `${r.source_table}\u0000${r.source_key}`;
+        const entry: CurrentEntry = {
+          bucket: r.bucket,
+          objectType: r.object_type,
+          objectId: r.object_id,
+          checksum: Number(r.checksum),
+          opId: r.op_id,
+        };
+        const k = `${r.bucket}\u0000${r.object_type}\u0000${r.object_id}`;
+        current.get(rowId)?.set(k, entry);
+        loaded.get(rowId)?.set(k, entry);
       }
     }
-    // Op ids are numbered 1..n here and shifted onto the head once n is known (one statement fewer).
-    let head = 0n;
-    const ops: (NewOp & { opId: string })[] = [];
-    const newOpIds = new Set<CurrentEntry>();
+    // Op ids are numbered 1..n here; the write statement shifts them onto the head it takes.
+    let rel = 0;
+    const ops: NewOp[] = [];
+    const relIds = new Map<CurrentEntry, number>();
     const lookups = new Map<string, { table: SourceTable; key: string; lookup: string; params: string }[]>();
     const parameterRows = new Set<string>();
     for (const e of events) {
@@ -325,23 +353,15 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
           next.set(k, before); // unchanged in this bucket: no op
           continue;
         }
-        head += 1n;
-        ops.push({
-          bucket: o.bucket,
-          op: 'PUT',
-          objectType: o.table,
-          objectId: o.id,
-          data,
-          checksum,
-          opId: String(head),
-        });
-        const entry = { bucket: o.bucket, objectType: o.table, objectId: o.id, checksum, opId: String(head) };
-        newOpIds.add(entry);
+        rel += 1;
+        ops.push({ bucket: o.bucket, op: 'PUT', objectType: o.table, objectId: o.id, data, checksum, rel });
+        const entry = { bucket: o.bucket, objectType: o.table, objectId: o.id, checksum, opId: '' };
+        relIds.set(entry, rel);
         next.set(k, entry);
       }
       for (const [k, before] of previous) {
         if (next.has(k)) continue;
-        head += 1n;
+        rel += 1;
         const checksum = getOpChecksum('REMOVE', before.objectType, before.objectId, null);
         ops.push({
           bucket: before.bucket,
@@ -350,7 +370,7 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
           objectId: before.objectId,
           data: null,
           checksum,
-          opId: String(head),
+          rel,
         });
       }
       current.set(rowId, next);
@@ -371,52 +391,14 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
       }
     }
 
-    if (ops.length > 0) {
-      const { rows: stateRows } = await tx.query<{ head: string }>(
-        'update heartsync_sync.state set head = head + $1 returning head',
-        [ops.length],
-      );
-      const base = BigInt(stateRows[0]?.head ?? '0') - BigInt(ops.length);
-      for (const o of ops) o.opId = String(base + BigInt(o.opId));
-      for (const entries of current.values()) {
-        for (const e of entries.values()) if (newOpIds.has(e)) e.opId = String(base + BigInt(e.opId));
-      }
-      head = base + BigInt(ops.length);
-      const sums = new Map<string, { checksum: number; count: number; last: string }>();
-      for (const o of ops) {
-        const s = sums.get(o.bucket) ?? { checksum: 0, count: 0, last: o.opId };
-        s.checksum = (s.checksum + o.checksum) % CHECKSUM_MODULUS;
-        s.count += 1;
-        s.last = o.opId;
-        sums.set(o.bucket, s);
-      }
-      // One statement for the ops and their buckets' running checksums (fewer round trips per change).
-      await tx.query(
-        `with inserted as (
-           insert into heartsync_sync.ops (bucket, op_id, op, object_type, object_id, data, checksum)
-           select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[]))
-         insert into heartsync_sync.buckets (bucket, checksum, op_count, last_op)
-         select * from unnest($8::text[], $9::bigint[], $10::bigint[], $11::bigint[])
-         on conflict (bucket) do update set
-           checksum = (heartsync_sync.buckets.checksum + excluded.checksum) % 4294967296,
-           op_count = heartsync_sync.buckets.op_count + excluded.op_count,
-           last_op = greatest(heartsync_sync.buckets.last_op, excluded.last_op)`,
-        [
-          ops.map((o) => o.bucket),
-          ops.map((o) => o.opId),
-          ops.map((o) => o.op),
-          ops.map((o) => o.objectType),
-          ops.map((o) => o.objectId),
-          ops.map((o) => o.data),
-          ops.map((o) => o.checksum),
-          [...sums.keys()],
-          [...sums.values()].map((s) => s.checksum),
-          [...sums.values()].map((s) => s.count),
-          [...sums.values()].map((s) => s.last),
-        ],
-      );
+    const sums = new Map<string, { checksum: number; count: number; last: number }>();
+    for (const o of ops) {
+      const s = sums.get(o.bucket) ?? { checksum: 0, count: 0, last: o.rel };
+      s.checksum = (s.checksum + o.checksum) % CHECKSUM_MODULUS;
+      s.count += 1;
+      s.last = o.rel;
+      sums.set(o.bucket, s);
     }
-
     // Row memberships: drop the ones that ended, upsert the ones with a new op; unchanged ones stay.
     const gone: [string, string, CurrentEntry][] = [];
     const fresh: [string, string, CurrentEntry][] = [];
@@ -425,63 +407,128 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
       const key = rest.join('\u0000');
       const final = current.get(rowId) ?? new Map<string, CurrentEntry>();
       for (const [k, e] of loaded.get(rowId) ?? []) if (!final.has(k)) gone.push([table, key, e]);
-      for (const e of final.values()) if (newOpIds.has(e)) fresh.push([table, key, e]);
+      for (const e of final.values()) if (relIds.has(e)) fresh.push([table, key, e]);
     }
-    if (gone.length > 0 || fresh.length > 0) {
-      await tx.query(
-        `with gone as (
-           delete from heartsync_sync.current_rows c
-            using unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) as g(t, k, b, ot, oi)
-            where c.source_table = g.t and c.source_key = g.k and c.bucket = g.b
-              and c.object_type = g.ot and c.object_id = g.oi)
-         insert into heartsync_sync.current_rows (source_table, source_key, bucket, object_type, object_id, checksum, op_id)
-         select * from unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[])
-         on conflict (source_table, source_key, bucket, object_type, object_id)
-         do update set checksum = excluded.checksum, op_id = excluded.op_id`,
-        [
-          gone.map((g) => g[0]),
-          gone.map((g) => g[1]),
-          gone.map((g) => g[2].bucket),
-          gone.map((g) => g[2].objectType),
-          gone.map((g) => g[2].objectId),
-          fresh.map((f) => f[0]),
-          fresh.map((f) => f[1]),
-          fresh.map((f) => f[2].bucket),
-          fresh.map((f) => f[2].objectType),
-          fresh.map((f) => f[2].objectId),
-          fresh.map((f) => f[2].checksum),
-          fresh.map((f) => f[2].opId),
-        ],
-      );
+    const paramIds = [...parameterRows];
+    const freshLookups = paramIds.flatMap((id) => lookups.get(id) ?? []);
+    if (ops.length === 0 && gone.length === 0 && paramIds.length === 0) {
+      return {
+        base: undefined,
+        head: undefined,
+        buckets: new Map(),
+        parametersChanged: false,
+        lookups: new Set(),
+      };
     }
 
-    let parametersChanged = false;
-    if (parameterRows.size > 0) {
-      const ids = [...parameterRows];
-      const tables = ids.map((r) => r.split('\u0000')[0] ?? '');
-      const keys = ids.map((r) => r.split('\u0000').slice(1).join('\u0000'));
-      const removed = await tx.query(
-        `delete from heartsync_sync.parameter_lookups p using unnest($1::text[], $2::text[]) as k(t, k)
-          where p.source_table = k.t and p.source_key = k.k`,
-        [tables, keys],
-      );
-      const fresh = ids.flatMap((id) => lookups.get(id) ?? []);
-      if (fresh.length > 0) {
-        await tx.query(
-          `insert into heartsync_sync.parameter_lookups (source_table, source_key, lookup, bucket_parameters)
-           select t, k, l, p::jsonb from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as x(t, k, l, p)
-           on conflict (source_table, source_key, lookup) do update set bucket_parameters = excluded.bucket_parameters`,
-          [
-            fresh.map((f) => getTableKey(f.table)),
-            fresh.map((f) => f.key),
-            fresh.map((f) => f.lookup),
-            fresh.map((f) => f.params),
-          ],
-        );
-      }
-      parametersChanged = removed.rowCount > 0 || fresh.length > 0;
+    // One statement writes everything (on PGlite every statement waits its turn on the one connection):
+    // the head moves by the number of ops, the ops, their buckets' running checksums, the row memberships
+    // and the parameter lookups. Each table is touched by one CTE on disjoint rows (the lookups that stay
+    // are upserted, only the others deleted), as PostgreSQL requires within one statement.
+    const { rows } = await tx.query<{
+      base: string;
+      buckets: [string, string | number, string | number][] | null;
+      lookups: string[];
+    }>(
+      `with s as (
+         update heartsync_sync.state set head = head + $1 returning head - $1 as base),
+       o as (
+         insert into heartsync_sync.ops (bucket, op_id, op, object_type, object_id, data, checksum)
+         select x.b, s.base + x.r, x.op, x.ot, x.oi, x.d, x.c from s,
+           unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[])
+             as x(b, r, op, ot, oi, d, c)),
+       bk as (
+         insert into heartsync_sync.buckets (bucket, checksum, op_count, last_op)
+         select x.b, x.c, x.n, s.base + x.l from s, unnest($9::text[], $10::bigint[], $11::bigint[], $12::bigint[])
+           as x(b, c, n, l)
+         on conflict (bucket) do update set
+           checksum = (heartsync_sync.buckets.checksum + excluded.checksum) % 4294967296,
+           op_count = heartsync_sync.buckets.op_count + excluded.op_count,
+           last_op = greatest(heartsync_sync.buckets.last_op, excluded.last_op)
+         returning bucket, checksum, op_count),
+       g as (
+         delete from heartsync_sync.current_rows c
+          using unnest($13::text[], $14::text[], $15::text[], $16::text[], $17::text[]) as g(t, k, b, ot, oi)
+          where c.source_table = g.t and c.source_key = g.k and c.bucket = g.b
+            and c.object_type = g.ot and c.object_id = g.oi),
+       cr as (
+         insert into heartsync_sync.current_rows (source_table, source_key, bucket, object_type, object_id, checksum, op_id)
+         select x.t, x.k, x.b, x.ot, x.oi, x.c, s.base + x.r from s,
+           unnest($18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::bigint[], $24::bigint[])
+             as x(t, k, b, ot, oi, c, r)
+         on conflict (source_table, source_key, bucket, object_type, object_id)
+         do update set checksum = excluded.checksum, op_id = excluded.op_id),
+       pf as (
+         select * from unnest($27::text[], $28::text[], $29::text[], $30::text[]) as x(t, k, l, p)),
+       pd as (
+         delete from heartsync_sync.parameter_lookups p using unnest($25::text[], $26::text[]) as r(t, k)
+          where p.source_table = r.t and p.source_key = r.k
+            and not exists (select 1 from pf where pf.t = p.source_table and pf.k = p.source_key and pf.l = p.lookup)
+         returning p.lookup),
+       pi as (
+         insert into heartsync_sync.parameter_lookups (source_table, source_key, lookup, bucket_parameters)
+         select t, k, l, p::jsonb from pf
+         on conflict (source_table, source_key, lookup) do update set bucket_parameters = excluded.bucket_parameters
+           where heartsync_sync.parameter_lookups.bucket_parameters is distinct from excluded.bucket_parameters
+         returning lookup)
+       select s.base,
+         (select json_agg(json_build_array(bucket, checksum, op_count)) from bk) as buckets,
+         array(select lookup from pd union select lookup from pi) as lookups
+       from s`,
+      [
+        ops.length,
+        ops.map((o) => o.bucket),
+        ops.map((o) => o.rel),
+        ops.map((o) => o.op),
+        ops.map((o) => o.objectType),
+        ops.map((o) => o.objectId),
+        ops.map((o) => o.data),
+        ops.map((o) => o.checksum),
+        [...sums.keys()],
+        [...sums.values()].map((s) => s.checksum),
+        [...sums.values()].map((s) => s.count),
+        [...sums.values()].map((s) => s.last),
+        gone.map((g) => g[0]),
+        gone.map((g) => g[1]),
+        gone.map((g) => g[2].bucket),
+        gone.map((g) => g[2].objectType),
+        gone.map((g) => g[2].objectId),
+        fresh.map((f) => f[0]),
+        fresh.map((f) => f[1]),
+        fresh.map((f) => f[2].bucket),
+        fresh.map((f) => f[2].objectType),
+        fresh.map((f) => f[2].objectId),
+        fresh.map((f) => f[2].checksum),
+        fresh.map((f) => relIds.get(f[2]) ?? 0),
+        paramIds.map((r) => r.split('\u0000')[0] ?? ''),
+        paramIds.map((r) => r.split('\u0000').slice(1).join('\u0000')),
+        freshLookups.map((f) => getTableKey(f.table)),
+        freshLookups.map((f) => f.key),
+        freshLookups.map((f) => f.lookup),
+        freshLookups.map((f) => f.params),
+      ],
+    );
+    const row = rows[0];
+    if (!row) throw new Error('sync state row is missing');
+    const base = BigInt(row.base);
+    const buckets = new Map<string, BucketState>();
+    for (const [bucket, checksum, count] of row.buckets ?? []) {
+      buckets.set(bucket, { checksum: Number(checksum), count: Number(count), ops: [] });
     }
-    return { head: String(head), buckets: new Set(ops.map((o) => o.bucket)), parametersChanged };
+    for (const o of ops) {
+      const op: StoredOp = { op_id: String(base + BigInt(o.rel)), op: o.op, checksum: o.checksum };
+      op.object_type = o.objectType;
+      op.object_id = o.objectId;
+      if (o.data !== null) op.data = o.data;
+      buckets.get(o.bucket)?.ops.push(op);
+    }
+    return {
+      base: String(base),
+      head: String(base + BigInt(ops.length)),
+      buckets,
+      parametersChanged: row.lookups.length > 0,
+      lookups: new Set(row.lookups),
+    };
   }
 }
 

@@ -11,14 +11,24 @@ import {
   readOps,
   saveWriteCheckpoint,
   type BucketChecksum,
+  type StoredOp,
 } from './bucket-storage.ts';
-import type { CommittedBatch, Replicator } from './replicator.ts';
+import type { BucketState, CommittedBatch, Replicator } from './replicator.ts';
 import type { ResolvedBucket } from '@powersync/service-sync-rules';
 import { createBucketResolver, type BucketResolver, type LoadedRules } from './rules.ts';
 
 const KEEPALIVE_MS = 20_000;
 const OPS_PER_LINE = 1000;
 const PRIORITY = 3;
+/** Batches a stream keeps to send from memory; past this it reads the database once instead. */
+const MAX_FOLLOWED = 1000;
+
+/** A run of batches a stream followed: the head before and after, and what they did to its buckets. */
+interface Followed {
+  base: bigint;
+  head: bigint;
+  buckets: Map<string, BucketState>;
+}
 
 const opIdSchema = z.string().regex(/^\d{1,19}$/, 'an op id is a decimal integer');
 const streamRequestSchema = z.object({
@@ -171,12 +181,46 @@ export function registerSyncRoutes(
     // Bucket sets and write checkpoints are re-read only when something they depend on changed.
     let resolveBuckets = true;
     let readWriteCheckpoint = true;
-    const onCommitted = (batch: CommittedBatch) => {
-      if (batch.parametersChanged) {
-        resolveBuckets = true;
-        return signal();
+    /** The buckets this stream syncs and the parameter lookups that decided them. */
+    let streamBuckets = new Set<string>();
+    let streamLookups = new Set<string>();
+    /** The last checkpoint's op id: every op of the stream's buckets up to it has been sent. */
+    let sentHead: bigint | undefined;
+    /**
+     * Batches committed since, in commit order, holding only this stream's buckets. While they follow on
+     * from sentHead without a gap, the next checkpoint is sent from them with no database read (with
+     * many streams open that is most of the work of a change on PGlite's one connection).
+     */
+    let followed: Followed[] = [];
+    let followBroken = false;
+    const follow = (batch: CommittedBatch) => {
+      if (followBroken) return;
+      if (batch.base === undefined || batch.head === undefined || followed.length >= MAX_FOLLOWED) {
+        followBroken = true;
+        followed = [];
+        return;
       }
-      for (const b of batch.buckets) if (sent.has(b)) return signal();
+      const buckets = new Map<string, BucketState>();
+      for (const [b, state] of batch.buckets) if (streamBuckets.has(b)) buckets.set(b, state);
+      const last = followed.at(-1);
+      const base = BigInt(batch.base);
+      // Runs of batches that touch none of the stream's buckets fold into one entry.
+      if (last && last.buckets.size === 0 && buckets.size === 0 && last.head === base) {
+        last.head = BigInt(batch.head);
+      } else {
+        followed.push({ base, head: BigInt(batch.head), buckets });
+      }
+    };
+    const onCommitted = (batch: CommittedBatch) => {
+      follow(batch);
+      if (batch.parametersChanged) {
+        const mine = batch.lookups === undefined || [...batch.lookups].some((l) => streamLookups.has(l));
+        if (mine) {
+          resolveBuckets = true;
+          return signal();
+        }
+      }
+      for (const b of batch.buckets.keys()) if (streamBuckets.has(b)) return signal();
     };
     replicator.on('committed', onCommitted);
     const myWriteCheckpoints = writeCheckpoints.get(userId) ?? new Set();
@@ -201,8 +245,12 @@ export function registerSyncRoutes(
     const expiry = exp === undefined ? undefined : setTimeout(end, Math.max(0, exp - Date.now()));
 
     async function write(line: unknown): Promise<void> {
+      await writeText(`${JSON.stringify(line)}\n`);
+    }
+
+    async function writeText(text: string): Promise<void> {
       if (closed) return;
-      if (!raw.write(`${JSON.stringify(line)}\n`)) {
+      if (!raw.write(text)) {
         // Wait for the socket to drain (or close), removing both listeners whichever comes first.
         await new Promise<void>((resolve) => {
           const done = () => {
@@ -229,20 +277,96 @@ export function registerSyncRoutes(
           continue;
         }
         dirty = false;
+        const priorities = () => new Map(buckets.map((b) => [b.bucket, b.priority]));
+        // From memory: the batches since the last checkpoint, when nothing else changed and none is missing.
+        if (!first && !resolveBuckets && !readWriteCheckpoint && sentHead !== undefined && !followBroken) {
+          const run = followed.filter((f) => f.head > sentHead!);
+          const gapless = run.every((f, i) => f.base === (i === 0 ? sentHead : run[i - 1]?.head));
+          if (gapless) {
+            followed = [];
+            const last = run.at(-1);
+            if (!last) continue;
+            const touched = new Map<string, { state: BucketState; ops: StoredOp[] }>();
+            for (const f of run) {
+              for (const [bucket, state] of f.buckets) {
+                const t = touched.get(bucket) ?? { state, ops: [] };
+                t.state = state;
+                t.ops.push(...state.ops);
+                touched.set(bucket, t);
+              }
+            }
+            const head = String(last.head);
+            sentHead = last.head;
+            if (touched.size === 0) continue;
+            const priority = priorities();
+            // One write for the whole checkpoint: the client gets it in one chunk.
+            const lines = [
+              JSON.stringify({
+                checkpoint_diff: {
+                  last_op_id: head,
+                  updated_buckets: [...touched].map(([bucket, t]) => ({
+                    bucket,
+                    checksum: t.state.checksum,
+                    priority: priority.get(bucket) ?? PRIORITY,
+                    count: t.state.count,
+                  })),
+                  removed_buckets: [],
+                  ...(writeCheckpoint ? { write_checkpoint: writeCheckpoint } : {}),
+                },
+              }),
+            ];
+            for (const [bucket, t] of touched) {
+              let after = positions.get(bucket) ?? '0';
+              for (let i = 0; i < t.ops.length; i += OPS_PER_LINE) {
+                const page = t.ops.slice(i, i + OPS_PER_LINE);
+                const next = page.at(-1)?.op_id ?? after;
+                lines.push(
+                  JSON.stringify({
+                    data: {
+                      bucket,
+                      after,
+                      next_after: next,
+                      has_more: i + OPS_PER_LINE < t.ops.length,
+                      data: page,
+                    },
+                  }),
+                );
+                after = next;
+              }
+              positions.set(bucket, after);
+              sent.set(bucket, { bucket, checksum: t.state.checksum, count: t.state.count });
+            }
+            lines.push(JSON.stringify({ checkpoint_complete: { last_op_id: head } }));
+            await writeText(`${lines.join('\n')}\n`);
+            continue;
+          }
+        }
         if (resolveBuckets) {
           resolveBuckets = false;
-          buckets = await resolver.resolve((lookups) => findParameterSets(ctx.db, lookups));
+          const used = new Set<string>();
+          buckets = await resolver.resolve((lookups) => {
+            for (const l of lookups) used.add(l);
+            return findParameterSets(ctx.db, lookups);
+          });
+          streamLookups = used;
         }
+        // Batches read from here on are filtered by the current buckets.
+        streamBuckets = new Set(buckets.map((b) => b.bucket));
         if (readWriteCheckpoint) {
           readWriteCheckpoint = false;
           writeCheckpoint = clientId ? await findWriteCheckpoint(ctx.db, userId, clientId) : undefined;
         }
         const names = buckets.map((b) => b.bucket);
         const { head, checksums } = await readCheckpoint(ctx.db, names);
+        // The checkpoint read holds every batch up to head; later ones are followed from it.
+        sentHead = BigInt(head);
+        followed = followed.filter((f) => f.head > sentHead!);
+        followBroken = false;
+        const priority = priorities();
         const describe = (c: BucketChecksum) => ({
           bucket: c.bucket,
           checksum: c.checksum,
-          priority: buckets.find((b) => b.bucket === c.bucket)?.priority ?? PRIORITY,
+          priority: priority.get(c.bucket) ?? PRIORITY,
           count: c.count,
         });
         let toSend: string[];
