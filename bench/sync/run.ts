@@ -1,6 +1,9 @@
 // Sync benchmark: a write on one @powersync/node client until it appears in another client's local
-// database, against a raw WebSocket relay of the same payload; and an initial sync of 10k rows against
-// inserting them into SQLite directly. Prints percentiles and ratios; the ratio is on the last line.
+// database, against a raw WebSocket relay of the same payload; an initial sync of 10k rows against
+// inserting them into SQLite directly; and (issue #7) the messages thread screen's query on a replica
+// holding a 10k-message conversation, through the SDK and on the replica file directly (thread.ts).
+// Prints percentiles and ratios; the ratios are on the last line. BENCH_SAMPLES, BENCH_ROWS and
+// BENCH_THREAD (messages) scale it down for a quick look.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,6 +12,7 @@ import { Schema, Table, column, type AbstractPowerSyncDatabase } from '@powersyn
 import { createRequire } from 'node:module';
 import { WebSocket, WebSocketServer } from 'ws';
 import { openSyncClient, startSyncServer, waitFor } from '../../tests/server/sync-support.ts';
+import { describeThread, measureThread, median } from './thread.ts';
 
 /** The slice of better-sqlite3 used here (the package ships no types; @powersync/node drives it too). */
 interface DirectSqlite {
@@ -22,6 +26,7 @@ const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: 
 
 const SAMPLES = Number(process.env['BENCH_SAMPLES'] ?? 60);
 const INITIAL_ROWS = Number(process.env['BENCH_ROWS'] ?? 10_000);
+const THREAD_MESSAGES = Number(process.env['BENCH_THREAD'] ?? 10_000);
 const kind = process.env['TEST_DATABASE_URL'] ? 'postgres' : 'pglite';
 
 const setupSql = `
@@ -180,10 +185,12 @@ const initial = await measureInitialSync();
 console.log(
   `initial sync of ${INITIAL_ROWS} rows: ${initial.syncMs.toFixed(0)} ms; direct SQLite insert: ${initial.sqliteMs.toFixed(0)} ms`,
 );
+const thread = await measureThread(kind, THREAD_MESSAGES, 15);
+for (const line of describeThread(thread)) console.log(line);
 console.log(
   `goal: p99 <= 3x the WebSocket relay and p95 <= 250 ms: p95 ${sync.p95 <= 250 ? 'met' : 'NOT met'}`,
 );
 console.log(
-  `ratio: latency p50 ${(sync.p50 / ws.p50).toFixed(1)}x, p95 ${(sync.p95 / ws.p95).toFixed(1)}x, p99 ${(sync.p99 / ws.p99).toFixed(1)}x; initial sync ${(initial.syncMs / initial.sqliteMs).toFixed(1)}x direct SQLite`,
+  `ratio: latency p50 ${(sync.p50 / ws.p50).toFixed(1)}x, p95 ${(sync.p95 / ws.p95).toFixed(1)}x, p99 ${(sync.p99 / ws.p99).toFixed(1)}x; initial sync ${(initial.syncMs / initial.sqliteMs).toFixed(1)}x direct SQLite; thread query ${(median(thread.all.sdk) / median(thread.all.raw)).toFixed(1)}x raw SQLite`,
 );
 process.exit(0);

@@ -1,0 +1,73 @@
+// Where an initial sync's time goes: the server's whole answer read raw (NDJSON over HTTP, no client),
+// against @powersync/node downloading and applying the same rows. Run: npx tsx bench/sync/profile-initial.ts
+import { Schema, Table, column } from '@powersync/node';
+import { openSyncClient, startSyncServer } from '../../tests/server/sync-support.ts';
+
+const kind = process.env['TEST_DATABASE_URL'] ? 'postgres' : 'pglite';
+const ROWS = Number(process.env['BENCH_ROWS'] ?? 10_000);
+const setupSql = `create table public.bench_rows (id uuid primary key, owner text not null, title text not null, n int not null);`;
+const rulesYaml = `
+bucket_definitions:
+  rows:
+    parameters: select request.user_id() as owner
+    data:
+      - select id, owner, title, n from bench_rows where owner = bucket.owner`;
+const schema = new Schema({
+  bench_rows: new Table({ owner: column.text, title: column.text, n: column.integer }),
+});
+
+const t = await startSyncServer(kind, { rulesYaml, setupSql });
+await t.db.query(
+  `insert into bench_rows (id, owner, title, n) select gen_random_uuid(), 'owner', 'row ' || g, g from generate_series(1, $1) g`,
+  [ROWS],
+);
+await t.sync.replicator.flush();
+const spans: string[] = [];
+let t0 = 0;
+if (process.env['SPANS']) {
+  const db = t.ctx.db as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+  const orig = db['query']!.bind(db);
+  db['query'] = async (...a: unknown[]) => {
+    const s = performance.now();
+    try {
+      return await orig(...a);
+    } finally {
+      spans.push(
+        `${(s - t0).toFixed(1)}-${(performance.now() - t0).toFixed(1)} ${String(a[0]).replace(/\s+/g, ' ').slice(0, 60)}`,
+      );
+    }
+  };
+}
+for (let round = 0; round < 3; round++) {
+  let started = performance.now();
+  t0 = started;
+  spans.length = 0;
+  const res = await fetch(`${t.url}/sync/stream`, {
+    method: 'POST',
+    headers: { authorization: `Token ${await t.signToken('owner')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ buckets: [], client_id: 'raw' }),
+  });
+  const reader = res.body!.getReader();
+  let text = '';
+  const decoder = new TextDecoder();
+  let firstByte = NaN;
+  while (!text.includes('checkpoint_complete')) {
+    const next = await reader.read();
+    if (next.done) break;
+    if (Number.isNaN(firstByte)) firstByte = performance.now() - started;
+    text += decoder.decode(next.value);
+  }
+  const rawMs = performance.now() - started;
+  await reader.cancel();
+  if (process.env['SPANS']) console.log(spans.slice(0, 20).join('\n'));
+  started = performance.now();
+  const client = await openSyncClient(t, schema, () => t.signToken('owner'));
+  await client.db.waitForFirstSync();
+  const sdkMs = performance.now() - started;
+  await client.close();
+  console.log(
+    `${ROWS} rows: server answer read raw ${rawMs.toFixed(0)} ms (first byte ${firstByte.toFixed(0)} ms, ${(text.length / 1e6).toFixed(1)} MB); @powersync/node first sync ${sdkMs.toFixed(0)} ms`,
+  );
+}
+await t.close();
+process.exit(0);
