@@ -217,18 +217,18 @@ begin
       join public.profiles p on p.id = u.id
     ),
     -- One row per (candidate, source), then one GROUP BY: no join between derived sets, so a
-    -- misestimated pool size cannot turn into a quadratic nested loop, and no function call per
-    -- candidate (interests are normalised as rows, not per array).
+    -- misestimated pool size cannot turn into a quadratic nested loop, no function call per
+    -- candidate (interests are normalised as rows, not per array) and only fixed-size values to
+    -- aggregate (the band and the shared interests are worked out for the page alone).
     contributions as (
-      select c.id, true as in_pool, public.get_distance_band(c.km) as band, c.show_distance, c.seen,
-        c.interests,
+      select c.id, true as in_pool, c.km, c.show_distance, c.seen,
         coalesce(me.relationship_goals = c.relationship_goals, false) as goals_match,
         0 as common, 0 as shared_answers, 0 as earned_a, 0 as possible_a, 0 as earned_b, 0 as possible_b,
         0 as interest_count, 0 as shared_count
       from candidates c
       union all
       -- each distinct normalised interest of a candidate, and whether the caller has it too
-      select ni.id, false, null, null, null, null, null, 0, 0, 0, 0, 0, 0,
+      select ni.id, false, null, null, null, null, 0, 0, 0, 0, 0, 0,
         1, case when ni.n = any (my_interests) then 1 else 0 end
       from (
         select distinct c.id, public.normalize_interest(x) as n
@@ -237,7 +237,7 @@ begin
       ) ni
       where ni.n <> ''
       union all
-      select xb.user_id, false, null, null, null, null, null,
+      select xb.user_id, false, null, null, null, null,
         1,
         case when xb.answer = any (xa.acceptable_answers) and xa.answer = any (xb.acceptable_answers) then 1 else 0 end,
         case when xb.answer = any (xa.acceptable_answers) then public.get_importance_weight(xa.importance) else 0 end,
@@ -252,8 +252,7 @@ begin
     totals as (
       select c.id,
         bool_or(c.in_pool) as in_pool,
-        max(c.band) as band, bool_or(c.show_distance) as show_distance, max(c.seen) as seen,
-        max(c.interests) as interests,
+        max(c.km) as km, bool_or(c.show_distance) as show_distance, max(c.seen) as seen,
         bool_or(c.goals_match) as goals_match,
         sum(c.common)::int as common, sum(c.shared_answers)::int as shared_answers,
         sum(c.earned_a)::int as earned_a, sum(c.possible_a)::int as possible_a,
@@ -279,7 +278,7 @@ begin
     select pg.id, pp.name, pp.age, pp.gender, pp.city, pp.country, pp.bio, pp.interests, pp.photos, pp.career,
       pp.education_level, pp.languages, pp.height, pp.height_unit, pp.relationship_goals, pp.looking_for,
       pp.is_verified, pp.last_seen,
-      case when pg.show_distance and me.show_distance then pg.band end,
+      case when pg.show_distance and me.show_distance then public.get_distance_band(pg.km) end,
       pg.score,
       jsonb_build_object(
         'common_questions', pg.common,
@@ -287,10 +286,11 @@ begin
         'answers_score', case when pg.possible_a + pg.possible_b = 0 then null
           else (100 * (pg.earned_a + pg.earned_b)) / (pg.possible_a + pg.possible_b) end,
         'shared_interests', coalesce((select jsonb_agg(x order by x)
-          from unnest(public.normalize_interests(pg.interests)) x where x = any (my_interests)), '[]'),
+          from unnest(public.normalize_interests(c.interests)) x where x = any (my_interests)), '[]'),
         'interests_score', case when pg.all_interests = 0 then 0 else (100 * pg.shared_count) / pg.all_interests end,
         'goals_match', pg.goals_match)
     from page pg
+    join candidates c on c.id = pg.id
     join public.public_profiles pp on pp.id = pg.id
     order by pg.score desc, pg.seen desc nulls last, pg.id;
 end;
