@@ -34,14 +34,15 @@ export const ONLINE_STATUS_HIDDEN =
   'Your online status is hidden (Show my online status is off in Account Settings)';
 
 /**
- * True when the member's own profile says show_online_status, read as the member (role authenticated,
- * their claims), so row-level security decides as it does for the app. No row or any error means no.
+ * Whether the member's own profile says show_online_status, read as the member (role authenticated,
+ * their claims), so row-level security decides as it does for the app. No row means hidden; a failed
+ * read is 'unknown' (the caller fails closed for anyone not already shown).
  */
-export async function mayShowOnline(
+export async function findOnlineVisibility(
   db: Database,
   claims: JwtClaims,
   onError: (e: unknown) => void = () => {},
-): Promise<boolean> {
+): Promise<'shown' | 'hidden' | 'unknown'> {
   try {
     return await db.transaction(async (tx) => {
       await tx.query(
@@ -51,11 +52,11 @@ export async function mayShowOnline(
       const result = await tx.query<{ show_online_status: boolean }>(
         'select show_online_status from public.profiles where id = auth.uid()',
       );
-      return result.rows[0]?.show_online_status === true;
+      return result.rows[0]?.show_online_status === true ? 'shown' : 'hidden';
     });
   } catch (e) {
     onError(e);
-    return false;
+    return 'unknown';
   }
 }
 

@@ -34,12 +34,13 @@ function makeConnection(
   claims: JwtClaims,
   verifyToken: (token: string) => Promise<JwtClaims> = async () => claims,
   hub = new RealtimeHub(),
+  db: unknown = {},
 ) {
   const socket = new FakeSocket();
   const ctx = {
     verifyToken,
     log: { warn: () => {}, debug: () => {} },
-    db: {},
+    db,
   } as unknown as AppContext;
   new RealtimeConnection(socket as unknown as WebSocket, hub, ctx, claims, '2.0.0');
   return socket;
@@ -149,5 +150,69 @@ describe('realtime connection', () => {
         { status: 'error', response: { reason: 'Session ended' } },
       ],
     ]);
+  });
+
+  it('online-users: a hidden status drops the entry, a failed check keeps a checked one and shows nobody new', async () => {
+    // The member's show_online_status as the database answers it; 'down' makes the read fail.
+    let setting: 'shown' | 'hidden' | 'down' = 'shown';
+    const db = {
+      transaction: async (fn: (tx: unknown) => Promise<unknown>) => {
+        if (setting === 'down') throw new Error('database unavailable');
+        return fn({
+          query: async (sql: string) => ({
+            rows: sql.includes('show_online_status') ? [{ show_online_status: setting === 'shown' }] : [],
+          }),
+        });
+      },
+    };
+    const hub = new RealtimeHub();
+    const member = (n: string): JwtClaims => ({
+      role: 'authenticated',
+      sub: `00000000-0000-4000-8000-00000000000${n}`,
+    });
+    const join = (socket: FakeSocket) =>
+      socket.receive([
+        '1',
+        'j',
+        'realtime:online-users',
+        'phx_join',
+        { config: { presence: { enabled: true } } },
+      ]);
+    const track = (socket: FakeSocket, ref: string, meta: Record<string, unknown>) =>
+      socket.receive(['1', ref, 'realtime:online-users', 'presence', { event: 'track', payload: meta }]);
+    const reply = (socket: FakeSocket, ref: string) =>
+      (socket.sent.find((m) => (m as unknown[])[1] === ref) as unknown[] | undefined)?.[4];
+    const diffs = (socket: FakeSocket) => socket.sent.filter((m) => (m as unknown[])[3] === 'presence_diff');
+
+    const watcher = makeConnection(member('b'), undefined, hub, db);
+    const alice = makeConnection(member('a'), undefined, hub, db);
+    join(watcher);
+    join(alice);
+    await vi.advanceTimersByTimeAsync(0);
+    track(alice, 't1', { status: 'here' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(reply(alice, 't1')).toMatchObject({ status: 'ok' });
+    expect(diffs(watcher)).toHaveLength(1);
+
+    setting = 'down';
+    track(alice, 't2', { status: 'away' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(reply(alice, 't2')).toMatchObject({ status: 'error' });
+    expect(diffs(watcher)).toHaveLength(1);
+    expect(Object.keys(hub.getPresenceState('realtime:online-users'))).toEqual([member('a').sub]);
+    track(watcher, 't3', { status: 'here' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(reply(watcher, 't3')).toMatchObject({ status: 'error' });
+    expect(Object.keys(hub.getPresenceState('realtime:online-users'))).toEqual([member('a').sub]);
+
+    setting = 'hidden';
+    track(alice, 't4', { status: 'here' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(reply(alice, 't4')).toMatchObject({
+      status: 'error',
+      response: { reason: expect.stringMatching(/hidden/) },
+    });
+    expect(diffs(watcher)).toHaveLength(2);
+    expect(hub.getPresenceState('realtime:online-users')).toEqual({});
   });
 });

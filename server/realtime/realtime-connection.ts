@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { JwtClaims } from '../auth/keys.ts';
 import type { AppContext } from '../context.ts';
-import { authorizeJoin, findMemberId, mayShowOnline, ONLINE_STATUS_HIDDEN } from './authorize-join.ts';
+import { authorizeJoin, findMemberId, findOnlineVisibility, ONLINE_STATUS_HIDDEN } from './authorize-join.ts';
 import { REALTIME_LIMITS } from './limits.ts';
 import {
   decodeBinaryFrame,
@@ -312,13 +312,19 @@ export class RealtimeConnection implements HubPeer {
     // A member who hides their online status is never shown on online-users, whatever their client does;
     // every track (the app refreshes every 10 s) re-reads the setting, and a refused one drops the old entry.
     if (subscription.access.kind === 'online-users' && memberId) {
-      const shown = await mayShowOnline(this.ctx.db, subscription.claims, (e) =>
-        this.ctx.log.debug({ err: e }, 'realtime: online status check failed'),
+      const visibility = await findOnlineVisibility(this.ctx.db, subscription.claims, (e) =>
+        this.ctx.log.warn({ err: e }, 'realtime: online status check failed'),
       );
       if (this.subscriptions.get(subscription.topic) !== subscription) return; // left meanwhile
-      if (!shown) {
+      if (visibility === 'hidden') {
         this.hub.untrack(subscription);
         this.send(makeReply(message, 'error', { reason: ONLINE_STATUS_HIDDEN }));
+        return;
+      }
+      if (visibility === 'unknown') {
+        // A database hiccup must not flap everyone offline: an entry checked before stays as it is,
+        // nobody new is shown, and the next refresh checks again.
+        this.send(makeReply(message, 'error', { reason: 'Could not check your online status setting' }));
         return;
       }
     }
