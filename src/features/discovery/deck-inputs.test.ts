@@ -130,6 +130,22 @@ describe('DeckRefreshScheduler', () => {
     expect(refresh).toHaveBeenCalledTimes(1);
   });
 
+  it('drops a waiting refresh when the key becomes unsettled, and refreshes once it settles again', () => {
+    const refresh = vi.fn();
+    const s = new DeckRefreshScheduler(refresh, 800);
+    s.observe('a');
+    // The replica shows her new preferences one render before it shows them queued for upload.
+    s.observe('b');
+    vi.advanceTimersByTime(100);
+    s.observe(undefined);
+    vi.advanceTimersByTime(5000);
+    expect(refresh).not.toHaveBeenCalled();
+    // Uploaded: the same key, now settled.
+    s.observe('b');
+    vi.advanceTimersByTime(800);
+    expect(refresh).toHaveBeenCalledTimes(1);
+  });
+
   it('refreshes nothing after cancel', () => {
     const refresh = vi.fn();
     const s = new DeckRefreshScheduler(refresh, 800);

@@ -100,7 +100,8 @@ export function findSettledDeckInputsKey(
 
 /**
  * Turns the stream of keys into refreshes: the first key is the baseline (the page fetches on opening anyway);
- * a different key is refreshed once it has held for `delayMs`; repeats and a change undone in time do nothing.
+ * a different key is refreshed once it has held, settled, for `delayMs`; repeats and a change undone in time
+ * do nothing.
  */
 export class DeckRefreshScheduler {
   private baseline: string | undefined;
@@ -112,9 +113,16 @@ export class DeckRefreshScheduler {
     private readonly delayMs = DECK_REFRESH_DEBOUNCE_MS,
   ) {}
 
-  /** Feeds the latest key; undefined while the replica is still reading. */
+  /**
+   * Feeds the latest key; undefined while it is not settled (replica still reading, her writes queued). An
+   * unsettled moment drops a waiting refresh: the key may have changed only because her write is still on
+   * the device, and it is fed again once uploaded.
+   */
   observe(key: string | undefined): void {
-    if (key === undefined) return;
+    if (key === undefined) {
+      this.cancel();
+      return;
+    }
     if (this.baseline === undefined) {
       this.baseline = key;
       return;
