@@ -56,11 +56,11 @@ describe.each(getDatabaseKinds())('realtime access on %s', (kind) => {
     mallory = await createMember(t);
     const [p1, p2] = [alice.id, matchOfAlice.id].sort();
     // Alice and her match are matched; the rows' own triggers (premium for calls, game types) are not
-    // what is tested here, so they are written as the database owner with triggers off.
+    // what is tested here, so they are written as the database owner with triggers off (pair_key by hand, 0060).
     [conversationId, callId, gameId] = await t.db.transaction(async (tx) => {
       await tx.exec(`set local session_replication_role = replica`);
       const match = await tx.query<{ id: string }>(
-        `insert into public.matches (user_id_1, user_id_2) values ($1, $2) returning id`,
+        `insert into public.matches (user_id_1, user_id_2, pair_key) values ($1, $2, public.member_pair_key($1, $2)) returning id`,
         [p1, p2],
       );
       const conversation = await tx.query<{ id: string }>(
@@ -68,11 +68,11 @@ describe.each(getDatabaseKinds())('realtime access on %s', (kind) => {
         [match.rows[0]!.id, p1, p2],
       );
       const call = await tx.query<{ id: string }>(
-        `insert into public.video_calls (caller_id, recipient_id) values ($1, $2) returning id`,
+        `insert into public.video_calls (caller_id, recipient_id, pair_key) values ($1, $2, public.member_pair_key($1, $2)) returning id`,
         [alice.id, matchOfAlice.id],
       );
       const game = await tx.query<{ id: string }>(
-        `insert into public.game_sessions (player1_id, player2_id, game_type) values ($1, $2, 'test') returning id`,
+        `insert into public.game_sessions (player1_id, player2_id, game_type, pair_key) values ($1, $2, 'test', public.member_pair_key($1, $2)) returning id`,
         [alice.id, matchOfAlice.id],
       );
       return [conversation.rows[0]!.id, call.rows[0]!.id, game.rows[0]!.id];
@@ -335,7 +335,7 @@ describe.each(getDatabaseKinds())('realtime access on %s', (kind) => {
     const tempCallId = await t.db.transaction(async (tx) => {
       await tx.exec(`set local session_replication_role = replica`);
       const r = await tx.query<{ id: string }>(
-        `insert into public.video_calls (caller_id, recipient_id) values ($1, $2) returning id`,
+        `insert into public.video_calls (caller_id, recipient_id, pair_key) values ($1, $2, public.member_pair_key($1, $2)) returning id`,
         [alice.id, matchOfAlice.id],
       );
       return r.rows[0]!.id;
