@@ -1,48 +1,15 @@
 // Discovery journeys: the deck refreshes itself when the member changes her preferences, swipes wait while a
 // fresh deck arrives, reporting from a card hides the pair for both at once, and the free daily like limit
 // (the upgrade prompt when the SQL limit refuses a queued like, and before a like once the replica knows).
-import fs from 'node:fs';
-import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { createKeys } from '../../server/auth/keys.ts';
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import { getMemberId, getServiceAuth, serviceHeaders, type ServiceAuth } from './support/service-role.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
-interface ServiceAuth {
-  anonKey: string;
-  token: string;
-}
-
-/** A service_role token signed with the server's key from the data folder, as a backend job would hold. */
-async function getServiceAuth(request: APIRequestContext, baseURL: string): Promise<ServiceAuth> {
-  const dataDir = process.env['E2E_DATA_DIR'];
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set by the global setup');
-  const jwk = JSON.parse(fs.readFileSync(path.join(dataDir, 'jwt-key.json'), 'utf8')) as Parameters<
-    typeof createKeys
-  >[0];
-  const keys = await createKeys(jwk, `${baseURL}/auth/v1`);
-  const { anonKey } = (await (await request.get('/app-config.json')).json()) as { anonKey: string };
-  return { anonKey, token: await keys.sign({ role: 'service_role' } as never, 1200) };
-}
-
-function headers(auth: ServiceAuth, prefer = 'return=representation') {
-  return {
-    apikey: auth.anonKey,
-    authorization: `Bearer ${auth.token}`,
-    'content-type': 'application/json',
-    prefer,
-  };
-}
-
-async function getMemberId(request: APIRequestContext, auth: ServiceAuth, email: string): Promise<string> {
-  const res = await request.get(`/rest/v1/profiles?select=id&email=eq.${encodeURIComponent(email)}`, {
-    headers: headers(auth),
-  });
-  const rows = (await res.json()) as { id: string }[];
-  expect(rows).toHaveLength(1);
-  return rows[0]!.id;
+function headers(auth: ServiceAuth, prefer?: string) {
+  return { ...serviceHeaders(auth), ...(prefer ? { prefer } : {}) };
 }
 
 /** An account nobody signs in to (no password), made through the auth admin API; returns its member id. */
