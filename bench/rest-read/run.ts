@@ -5,6 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
+import { SET_CALLER_SQL, SET_CALLER_STATEMENT } from '../../server/rest/request-context.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
 const ROWS = 1000;
@@ -19,10 +20,8 @@ create policy bench_items_read on public.bench_items for select using (true);
 insert into public.bench_items (id, name, score) select g, 'item ' || g, g % 97 from generate_series(1, ${ROWS}) g;
 `;
 
-// What the REST part runs for this request: the caller's role and claims, then one statement answering JSON.
-const SET_SQL = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-              set_config('request.method', $3, true), set_config('request.path', $4, true),
-              set_config('request.headers', $5, true), set_config('timezone', 'UTC', true)`;
+// What the REST part runs for this request: the caller's role and claims (the server's own statement,
+// prepared under the same name on PostgreSQL), then one statement answering JSON.
 const READ_SQL = `select null::int as total, count(*)::int as rows, coalesce(json_agg(pgrst_s), '[]')::text as body
     from (select pgrst_t.* from "public"."bench_items" pgrst_t where (pgrst_t."id" = $1)) pgrst_s`;
 
@@ -42,7 +41,9 @@ async function startBareServer(t: TestServer): Promise<{ url: string; close: () 
     const path = (req.url ?? '').split('?')[0];
     t.db
       .transaction(async (tx) => {
-        await tx.query(SET_SQL, ['anon', claims, req.method, path, JSON.stringify(req.headers)]);
+        await tx.query(SET_CALLER_SQL, ['anon', claims, req.method, path, JSON.stringify(req.headers)], {
+          name: SET_CALLER_STATEMENT,
+        });
         const r = await tx.query<{ rows: number; body: string }>(READ_SQL, [m[1]]);
         return r.rows[0];
       })

@@ -4,9 +4,21 @@ export interface QueryResult<T> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /** A prepared statement's name, for statements run on every request with the same text. */
+  name?: string;
+}
+
 export interface Queryable {
-  /** One parameterised statement. */
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<QueryResult<T>>;
+  /**
+   * One parameterised statement. `options.name` prepares it once per connection under that name (the
+   * text must be constant for the name); on PGlite it makes no difference.
+   */
+  query<T = Record<string, unknown>>(
+    text: string,
+    params?: unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<T>>;
   /** Several statements without parameters (migrations, SET LOCAL). */
   exec(sql: string): Promise<void>;
 }

@@ -1,6 +1,6 @@
 // PostgreSQL over a pool; pool errors are logged, never fatal, so a database restart does not kill the server.
 import pg from 'pg';
-import type { Database, Queryable, QueryResult } from './database.ts';
+import type { Database, Queryable, QueryOptions, QueryResult } from './database.ts';
 import { TYPE_OIDS } from './database.ts';
 
 const identity = (v: string) => v;
@@ -13,8 +13,17 @@ const typeParser = {
 
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
-    async query<T>(text: string, params: unknown[] = []): Promise<QueryResult<T>> {
-      const r = await client.query({ text, values: params, types: typeParser });
+    async query<T>(
+      text: string,
+      params: unknown[] = [],
+      options: QueryOptions = {},
+    ): Promise<QueryResult<T>> {
+      const r = await client.query({
+        text,
+        values: params,
+        types: typeParser,
+        ...(options.name ? { name: options.name } : {}),
+      });
       return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
     },
     async exec(sql: string) {

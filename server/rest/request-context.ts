@@ -103,6 +103,13 @@ export function getSingularError(rows: number): RestError {
   });
 }
 
+/** The caller's role and claims, set like PostgREST does; the same text on every request. */
+export const SET_CALLER_SQL = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
+  set_config('request.method', $3, true), set_config('request.path', $4, true),
+  set_config('request.headers', $5, true), set_config('timezone', 'UTC', true)`;
+/** Prepared once per PostgreSQL connection under this name: each request then skips parsing and planning it. */
+export const SET_CALLER_STATEMENT = 'hs_rest_set_caller';
+
 /** Runs fn in one transaction as the caller's role with request.jwt.claims set, as PostgREST does. */
 export async function runAsCaller<T>(
   ctx: AppContext,
@@ -116,10 +123,9 @@ export async function runAsCaller<T>(
   return ctx.db.transaction(async (tx) => {
     if (options.readOnly) await tx.query('set transaction read only');
     await tx.query(
-      `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-              set_config('request.method', $3, true), set_config('request.path', $4, true),
-              set_config('request.headers', $5, true), set_config('timezone', 'UTC', true)`,
+      SET_CALLER_SQL,
       [auth.role, JSON.stringify(auth.claims), req.method, path, JSON.stringify(headers)],
+      { name: SET_CALLER_STATEMENT },
     );
     return fn(tx);
   });
