@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FREE_DAILY_LIKES } from '../../src/features/likes/like-limit.ts';
 import { asActor, member } from '../support/as-role.ts';
 import { createTestDatabase, getDatabaseKinds, type TestDatabase } from '../support/test-databases.ts';
 import { addInteraction, createMember, expectSqlError, grantPremium } from './support/members.ts';
@@ -159,7 +160,8 @@ describe.each(getDatabaseKinds())('likes and matches on %s', (kind) => {
     const premium = await createMember(db);
     await grantPremium(db, premium);
     const limit = (await db.query<{ n: number }>('select public.get_daily_like_limit() n')).rows[0]?.n ?? 0;
-    expect(limit).toBe(50);
+    // The app's early check before a like (src/features/likes/like-limit.ts) copies this figure.
+    expect(limit).toBe(FREE_DAILY_LIKES);
     const targets: string[] = [];
     for (let i = 0; i <= limit; i++) targets.push(await createMember(db));
     for (let i = 0; i < limit; i++) await like(free, targets[i] as string);
