@@ -1,6 +1,6 @@
 // Presence of spec §4: join online-users keyed by the member, track {userId, lastActivity} once subscribed, refresh every 10 s, keep last_seen.
 // A member whose "Show my online status" is off is never tracked (the server refuses it too: server/realtime).
-import type { RealtimeChannel } from '@supabase/supabase-js';
+import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { useEffect, useSyncExternalStore } from 'react';
 import { getSupabase } from '../data/supabase-client.ts';
 
@@ -40,71 +40,79 @@ export function publishShowOnlineStatus(show: boolean | undefined): void {
   notify();
 }
 
-export function usePresence(userId: string | undefined): void {
-  useEffect(() => {
-    if (!userId) return;
-    let channel: RealtimeChannel | undefined;
-    let timer: ReturnType<typeof setInterval> | undefined;
-    let subscribed = false;
-    let tracked = false;
-    let stopped = false;
+/** The part of supabase-js presence uses (a fake in the unit test). */
+export type PresenceClient = Pick<SupabaseClient, 'channel' | 'from' | 'removeChannel'>;
 
-    const track = () => {
-      if (!channel || !subscribed || showOwnStatus !== true) return;
-      tracked = true;
-      // The server refuses while it still has the setting off (an upload in flight): the next refresh retries.
-      void channel.track({ userId, lastActivity: new Date().toISOString() });
-    };
-    const untrack = () => {
-      if (!channel || !tracked) return;
-      tracked = false;
-      void channel.untrack();
-    };
-    const onSetting = () => {
-      if (showOwnStatus === true && !tracked) track();
-      else if (showOwnStatus !== true) untrack();
-    };
-    settingListeners.add(onSetting);
+/**
+ * Joins online-users as the member and keeps their entry: tracked only while their own status is shown,
+ * refreshed every 10 s, untracked at once when it is turned off. Returns the function that stops it all.
+ */
+export function startPresence(getClient: () => Promise<PresenceClient>, userId: string): () => void {
+  let channel: RealtimeChannel | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let subscribed = false;
+  let tracked = false;
+  let stopped = false;
 
-    void getSupabase().then((sb) => {
-      if (stopped) return;
-      const touchLastSeen = () =>
-        sb
-          .from('profiles')
-          .update({ last_seen: new Date().toISOString() })
-          .eq('id', userId)
-          .then(({ error }) => {
-            if (error) console.debug('[presence] last_seen not kept', error.message);
-          });
-      channel = sb.channel(PRESENCE_CHANNEL, { config: { presence: { key: userId } } });
-      channel
-        .on('presence', { event: 'sync' }, () => {
-          setOnline(new Set(Object.keys(channel?.presenceState() ?? {})));
-        })
-        .subscribe((status) => {
-          subscribed = status === 'SUBSCRIBED';
-          if (!subscribed || !channel) return;
-          track();
-          // last_seen is the member's own (private) column; its public copy follows show_online_status in SQL.
-          void touchLastSeen();
-          clearInterval(timer);
-          timer = setInterval(() => {
-            track();
-            void touchLastSeen();
-          }, PRESENCE_REFRESH_MS);
+  const track = () => {
+    if (!channel || !subscribed || showOwnStatus !== true) return;
+    tracked = true;
+    // The server refuses while it still has the setting off (an upload in flight): the next refresh retries.
+    void channel.track({ userId, lastActivity: new Date().toISOString() });
+  };
+  const untrack = () => {
+    if (!channel || !tracked) return;
+    tracked = false;
+    void channel.untrack();
+  };
+  const onSetting = () => {
+    if (showOwnStatus === true && !tracked) track();
+    else if (showOwnStatus !== true) untrack();
+  };
+  settingListeners.add(onSetting);
+
+  void getClient().then((sb) => {
+    if (stopped) return;
+    const touchLastSeen = () =>
+      sb
+        .from('profiles')
+        .update({ last_seen: new Date().toISOString() })
+        .eq('id', userId)
+        .then(({ error }) => {
+          if (error) console.debug('[presence] last_seen not kept', error.message);
         });
-    });
-    return () => {
-      stopped = true;
-      settingListeners.delete(onSetting);
-      clearInterval(timer);
-      if (channel) {
-        untrack();
-        void getSupabase().then((sb) => channel && sb.removeChannel(channel));
-      }
-      setOnline(new Set());
-    };
-  }, [userId]);
+    channel = sb.channel(PRESENCE_CHANNEL, { config: { presence: { key: userId } } });
+    channel
+      .on('presence', { event: 'sync' }, () => {
+        setOnline(new Set(Object.keys(channel?.presenceState() ?? {})));
+      })
+      .subscribe((status) => {
+        subscribed = status === 'SUBSCRIBED';
+        if (!subscribed || !channel) return;
+        track();
+        // last_seen is the member's own (private) column; its public copy follows show_online_status in SQL.
+        void touchLastSeen();
+        clearInterval(timer);
+        timer = setInterval(() => {
+          track();
+          void touchLastSeen();
+        }, PRESENCE_REFRESH_MS);
+      });
+  });
+  return () => {
+    stopped = true;
+    settingListeners.delete(onSetting);
+    clearInterval(timer);
+    if (channel) {
+      untrack();
+      void getClient().then((sb) => channel && sb.removeChannel(channel));
+    }
+    setOnline(new Set());
+  };
+}
+
+export function usePresence(userId: string | undefined): void {
+  useEffect(() => (userId ? startPresence(getSupabase, userId) : undefined), [userId]);
 }
 
 /** Whether a member is in the online-users channel right now. */
