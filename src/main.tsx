@@ -1,6 +1,6 @@
 // Entry point: applies the stored theme before the first paint, then renders the app, adopting the
 // pre-rendered landing when the page has one a visitor can keep (decision 0023).
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { readCookieConsent } from './app/cookie-banner.tsx';
@@ -17,12 +17,16 @@ if (!root) throw new Error('missing #root');
 if (canAdoptPrerenderedLanding(root, window.location)) {
   // The markup shows the cookie banner; a visitor who already chose gets no banner from React either.
   if (readCookieConsent() !== undefined) root.querySelector('[data-cookie-banner]')?.remove();
-  hydrateRoot(
-    root,
-    <StrictMode>
-      <App prerendered />
-    </StrictMode>,
-  );
+  // As a transition, adopting the page is done in short slices the browser can interrupt: the page is
+  // already on screen, so nothing waits for it, and no long task blocks input meanwhile.
+  startTransition(() => {
+    hydrateRoot(
+      root,
+      <StrictMode>
+        <App prerendered />
+      </StrictMode>,
+    );
+  });
 } else {
   // Anything else (a member, another route, an auth redirect) starts from an empty root.
   root.removeAttribute(PRERENDERED_ATTRIBUTE);
