@@ -1,7 +1,10 @@
 // Where an initial sync's time goes: the server's whole answer read raw (NDJSON over HTTP, no client),
 // against @powersync/node downloading and applying the same rows. Run: npx tsx bench/sync/profile-initial.ts
-import { Schema, Table, column } from '@powersync/node';
-import { openSyncClient, startSyncServer } from '../../tests/server/sync-support.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PowerSyncDatabase, Schema, SyncStreamConnectionMethod, Table, column } from '@powersync/node';
+import { startSyncServer } from '../../tests/server/sync-support.ts';
 
 const kind = process.env['TEST_DATABASE_URL'] ? 'postgres' : 'pglite';
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 10_000);
@@ -60,11 +63,35 @@ for (let round = 0; round < 3; round++) {
   const rawMs = performance.now() - started;
   await reader.cancel();
   if (process.env['SPANS']) console.log(spans.slice(0, 20).join('\n'));
+  // The SDK's trace log names each powersync_control call (one per line received) as it returns.
+  const controls: { at: number; what: string }[] = [];
+  const logger = {
+    log(record: { message?: unknown }) {
+      const m = String(record.message ?? '');
+      if (m.startsWith('powersync_control(')) controls.push({ at: performance.now(), what: m.slice(18, 60) });
+    },
+  };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-bench-initial-'));
+  const db = new PowerSyncDatabase({
+    schema,
+    database: { dbFilename: 'replica.db', dbLocation: dir },
+    logger: logger as never,
+  });
+  await db.init();
   started = performance.now();
-  const client = await openSyncClient(t, schema, () => t.signToken('owner'));
-  await client.db.waitForFirstSync();
+  await db.connect(
+    {
+      fetchCredentials: async () => ({ endpoint: t.url, token: await t.signToken('owner') }),
+      uploadData: async () => {},
+    },
+    { connectionMethod: SyncStreamConnectionMethod.HTTP },
+  );
+  await db.waitForFirstSync();
   const sdkMs = performance.now() - started;
-  await client.close();
+  await db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  const rel = controls.map((c) => `${(c.at - started).toFixed(0)} ${c.what.replace(/\s+/g, ' ')}`);
+  if (process.env['CONTROLS']) console.log(rel.join('\n'));
   console.log(
     `${ROWS} rows: server answer read raw ${rawMs.toFixed(0)} ms (first byte ${firstByte.toFixed(0)} ms, ${(text.length / 1e6).toFixed(1)} MB); @powersync/node first sync ${sdkMs.toFixed(0)} ms`,
   );

@@ -73,6 +73,34 @@ export async function readOps(
   return { ops, hasMore: rows.length > limit };
 }
 
+/**
+ * The same page as readOps, as the JSON text of the data line's op array, built by the database: one
+ * text value instead of a row per op (on PGlite each row returned costs far more than the JSON it holds).
+ */
+export async function readOpsJson(
+  db: Queryable,
+  bucket: string,
+  after: string,
+  head: string,
+  limit: number,
+): Promise<{ json: string; last: string | undefined; hasMore: boolean }> {
+  const { rows } = await db.query<{ ops: string; last: string | null; has_more: boolean }>(
+    `with page as (
+       select op_id, op, object_type, object_id, data, checksum from heartsync_sync.ops
+        where bucket = $1 and op_id > $2::bigint and op_id <= $3::bigint
+        order by op_id limit $4::int + 1),
+     kept as (select * from page order by op_id limit $4::int)
+     select coalesce((select json_agg(json_strip_nulls(json_build_object('op_id', op_id::text, 'op', op,
+              'object_type', object_type, 'object_id', object_id, 'data', data, 'checksum', checksum))
+              order by op_id) from kept)::text, '[]') as ops,
+       (select max(op_id)::text from kept) as last,
+       (select count(*) from page) > $4::int as has_more`,
+    [bucket, after, head, limit],
+  );
+  const row = rows[0];
+  return { json: row?.ops ?? '[]', last: row?.last ?? undefined, hasMore: row?.has_more ?? false };
+}
+
 /** Rows of table-based parameter queries for the given lookups. */
 export async function findParameterSets(
   db: Queryable,

@@ -8,7 +8,7 @@ import {
   findParameterSets,
   findWriteCheckpoint,
   readCheckpoint,
-  readOps,
+  readOpsJson,
   saveWriteCheckpoint,
   type BucketChecksum,
   type StoredOp,
@@ -402,14 +402,21 @@ export function registerSyncRoutes(
           let after = positions.get(bucket) ?? '0';
           for (;;) {
             if (closed) break;
-            const page = await readOps(ctx.db, bucket, after, head, OPS_PER_LINE);
-            const last = page.ops.at(-1);
-            if (!last) break;
-            await write({
-              data: { bucket, after, next_after: last.op_id, has_more: page.hasMore, data: page.ops },
-            });
-            after = last.op_id;
+            const page = await readOpsJson(ctx.db, bucket, after, head, OPS_PER_LINE);
+            if (page.last === undefined) break;
+            // The op array is the database's JSON text, put into the line as it is.
+            const fields = JSON.stringify({
+              bucket,
+              after,
+              next_after: page.last,
+              has_more: page.hasMore,
+            }).slice(0, -1);
+            await writeText(`{"data":${fields},"data":${page.json}}}\n`);
+            after = page.last;
             if (!page.hasMore) break;
+            // A PGlite query resolves without a turn of the event loop, so a long download would hold every
+            // other request (and, in one process, the client reading it) until its last page: yield.
+            await new Promise((resolve) => setImmediate(resolve));
           }
           positions.set(bucket, after);
         }
