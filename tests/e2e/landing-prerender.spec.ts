@@ -47,6 +47,18 @@ test('the pre-rendered landing is readable and its links work with scripts off',
   await expect(page.getByRole('link', { name: 'Start Your Journey' })).toHaveAttribute('href', '/signup');
   await expect(page.getByRole('region', { name: 'Cookie consent' })).toBeVisible();
   await context.close();
+
+  // The colours follow the system preference before a script picks the theme.
+  for (const [colorScheme, background] of [
+    ['light', 'rgb(255, 247, 248)'],
+    ['dark', 'rgb(20, 16, 22)'],
+  ] as const) {
+    const themed = await browser.newContext({ javaScriptEnabled: false, colorScheme });
+    const themedPage = await themed.newPage();
+    await themedPage.goto('/');
+    await expect(themedPage.locator('#root > div').first()).toHaveCSS('background-color', background);
+    await themed.close();
+  }
 });
 
 test('a first-time visitor keeps the pre-rendered page: React adopts it without a mismatch', async ({
