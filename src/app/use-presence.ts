@@ -6,6 +6,12 @@ import { getSupabase } from '../data/supabase-client.ts';
 
 export const PRESENCE_CHANNEL = 'online-users';
 export const PRESENCE_REFRESH_MS = 10_000;
+/**
+ * last_seen is written at most this often: each write also rewrites the member's public_profiles row,
+ * which the sync service sends to every member who holds it (matches, likers), so every 10 s would cost
+ * a sync op per match per online member six times a minute for no visible gain.
+ */
+export const LAST_SEEN_EVERY_MS = 60_000;
 
 let onlineIds = new Set<string>();
 /** The member's own show_online_status as the replica holds it; undefined until the replica has said. */
@@ -73,14 +79,18 @@ export function startPresence(getClient: () => Promise<PresenceClient>, userId: 
 
   void getClient().then((sb) => {
     if (stopped) return;
-    const touchLastSeen = () =>
-      sb
+    let lastTouched = -Infinity;
+    const touchLastSeen = () => {
+      if (Date.now() - lastTouched < LAST_SEEN_EVERY_MS) return;
+      lastTouched = Date.now();
+      return sb
         .from('profiles')
         .update({ last_seen: new Date().toISOString() })
         .eq('id', userId)
         .then(({ error }) => {
           if (error) console.debug('[presence] last_seen not kept', error.message);
         });
+    };
     channel = sb.channel(PRESENCE_CHANNEL, { config: { presence: { key: userId } } });
     channel
       .on('presence', { event: 'sync' }, () => {
