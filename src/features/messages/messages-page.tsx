@@ -310,7 +310,10 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
     } catch {
       toast({
         title: 'Photo not sent',
-        description: 'Uploading the photo failed. Please try again.',
+        // Photos upload straight to storage (only the message itself is queued): say why when offline.
+        description: navigator.onLine
+          ? 'Uploading the photo failed. Please try again.'
+          : 'You are offline. Send the photo again when you are back online.',
         variant: 'destructive',
       });
     } finally {
