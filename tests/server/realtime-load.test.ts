@@ -23,7 +23,7 @@ describe.each(getDatabaseKinds())('realtime under load on %s', (kind) => {
     await t?.close();
   });
 
-  it('500 members in 250 conversations, 10% chatting: every message arrives, p95 under 250 ms', async () => {
+  it('500 members in 250 conversations, 10% chatting: every message arrives exactly once', async () => {
     const ids = Array.from({ length: MEMBERS }, () => crypto.randomUUID());
     await t.db.query(
       `insert into auth.users (id, email, email_confirmed_at) select id, id || '@example.test', now() from unnest($1::uuid[]) as id`,
@@ -92,7 +92,11 @@ describe.each(getDatabaseKinds())('realtime under load on %s', (kind) => {
     const expected = chatters.length * ROUNDS;
     await waitFor('every message delivered', () => latencies.length >= expected, 10_000);
     expect(latencies).toHaveLength(expected);
+    // Speed is the benchmarks' business (reference/performance.md): the latency is printed, never asserted.
     const sorted = [...latencies].sort((a, b) => a - b);
-    expect(sorted[Math.floor(sorted.length * 0.95)]).toBeLessThan(250);
+    const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+    console.log(
+      `realtime broadcast latency under load: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, p99 ${at(0.99)} ms`,
+    );
   }, 180_000);
 });
