@@ -25,14 +25,14 @@ function wrap(raw: PGlite): Database {
 }
 
 describe('migrations', () => {
-  it('apply to a fresh PGlite in under 5 seconds', async () => {
+  it('apply in order to a fresh PGlite, each once (the time is printed, not asserted)', async () => {
     const raw = await PGlite.create();
     try {
       const started = performance.now();
       const { applied } = await migrate(wrap(raw));
       const elapsed = performance.now() - started;
       expect(applied).toEqual(listMigrations().map((m) => m.name));
-      expect(elapsed, `took ${Math.round(elapsed)} ms`).toBeLessThan(5000);
+      console.log(`migrations applied to a fresh PGlite in ${Math.round(elapsed)} ms`);
     } finally {
       await raw.close();
     }
