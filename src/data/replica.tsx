@@ -1,7 +1,7 @@
 // The member's local replica: opened after sign-in, synced and uploaded through the connector, cleared at sign-out.
 // Feature code reads with useQuery and writes with useReplica().execute(...); see src/data/README.md.
-import type { PowerSyncDatabase } from '@powersync/web';
-import { PowerSyncContext, usePowerSync, useQuery, useStatus } from '@powersync/react';
+import type { PowerSyncDatabase, QueryParam } from '@powersync/web';
+import { PowerSyncContext, usePowerSync, useStatus } from '@powersync/react';
 import { useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useAuth } from '../app/auth-context.tsx';
 import { PageLoading } from '../app/loading-screen.tsx';
@@ -10,10 +10,11 @@ import { toast } from '../ui/toast-store.ts';
 import { getAppConfig } from './app-config.ts';
 import { POWERSYNC_RETRY_DELAY_MS, SupabaseConnector, type UploadRefusal } from './connector.ts';
 import { PENDING_IDS_SQL } from './pending.ts';
+import { tablesOfQuery } from './query-tables.ts';
 import { AppSchema, type SyncedTableName } from './schema.ts';
 import { getSupabase } from './supabase-client.ts';
 
-export { usePowerSync, useQuery, useStatus };
+export { usePowerSync, useStatus };
 export type { PowerSyncDatabase, UploadRefusal };
 
 const DB_FILENAME = 'heartsync.db';
@@ -32,6 +33,9 @@ interface OpenReplica {
   userId: string;
   db: Promise<PowerSyncDatabase>;
 }
+
+/** The longest the sync connection waits for the first screen's reads. */
+const CONNECT_AT_LATEST_MS = 1500;
 
 let current: OpenReplica | undefined;
 let clearing: Promise<void> | undefined;
@@ -94,15 +98,49 @@ async function createReplica(userId: string): Promise<PowerSyncDatabase> {
       for (const listener of refusalListeners) listener(refusal);
     },
   });
-  // Not awaited: connecting needs the network, reading the replica does not.
-  void db
-    .connect(connector, {
-      connectionMethod: SyncStreamConnectionMethod.HTTP,
-      retryDelayMs: POWERSYNC_RETRY_DELAY_MS,
-      crudUploadThrottleMs: 50,
-    })
+  // Not awaited: connecting needs the network, reading the replica does not. Started once the screen's first
+  // reads have answered (or after CONNECT_AT_LATEST_MS): connecting starts the sync worker and checks the
+  // upload queue through the same database worker, and would make the first screen wait behind it.
+  void firstReadsAnswered(CONNECT_AT_LATEST_MS)
+    .then(() =>
+      db.connect(connector, {
+        connectionMethod: SyncStreamConnectionMethod.HTTP,
+        retryDelayMs: POWERSYNC_RETRY_DELAY_MS,
+        crudUploadThrottleMs: 50,
+      }),
+    )
     .catch((e: unknown) => console.warn('[replica] connect failed; it retries by itself', e));
   return db;
+}
+
+/** Watched queries of this page still waiting for their first result; the sync connection waits for none. */
+let firstReadsPending = 0;
+let firstReadsStarted = false;
+const firstReadsWaiters = new Set<() => void>();
+
+function firstReadAnswered(): void {
+  firstReadsPending--;
+  if (firstReadsPending > 0) return;
+  // After the commit of the render those results cause, not in the middle of it.
+  setTimeout(() => {
+    if (firstReadsPending > 0) return;
+    for (const wake of firstReadsWaiters) wake();
+    firstReadsWaiters.clear();
+  }, 0);
+}
+
+/** Resolves once the queries of the first screen have all answered (at least one ran), or after `latestMs`. */
+function firstReadsAnswered(latestMs: number): Promise<void> {
+  if (firstReadsStarted && firstReadsPending === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      firstReadsWaiters.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, latestMs);
+    firstReadsWaiters.add(done);
+  });
 }
 
 /** The replica of a signed-in member, opened once per page and shared by every component. */
@@ -182,6 +220,85 @@ export function useReplica(): PowerSyncDatabase {
   const db = useContext(PowerSyncContext) as PowerSyncDatabase | null;
   if (!db) throw new Error('useReplica outside ReplicaProvider');
   return db;
+}
+
+const KNOWN_TABLES: ReadonlySet<string> = new Set(AppSchema.tables.map((t) => t.name));
+
+export interface ReplicaQueryOptions {
+  /** The tables whose changes re-run the query; by default the replica tables named in the SQL. */
+  tables?: readonly string[];
+  /** The shortest time between two runs, ms (the library's default otherwise). */
+  throttleMs?: number;
+}
+
+export interface ReplicaQueryResult<T> {
+  data: T[];
+  /** True until the first result. */
+  isLoading: boolean;
+  /** True while the query re-runs with new SQL or parameters (the previous rows are still in data). */
+  isFetching: boolean;
+  error: Error | undefined;
+}
+
+interface QueryState<T> {
+  key: string;
+  db: PowerSyncDatabase;
+  data: T[];
+  isLoading: boolean;
+  error: Error | undefined;
+}
+
+/**
+ * Rows of `sql` from the replica, re-read whenever one of its tables changes. Like @powersync/react's useQuery
+ * (which it replaces), but the tables come from the SQL text (query-tables.ts): the library would otherwise
+ * run an EXPLAIN and a schema lookup before each query's first run, two more round trips on the database
+ * worker per query when a screen starts.
+ */
+export function useQuery<T>(
+  sql: string,
+  parameters: readonly QueryParam[] = [],
+  options: ReplicaQueryOptions = {},
+): ReplicaQueryResult<T> {
+  const db = useContext(PowerSyncContext) as PowerSyncDatabase | null;
+  const paramsKey = JSON.stringify(parameters);
+  const tables = options.tables ?? tablesOfQuery(sql, KNOWN_TABLES);
+  const tablesKey = tables ? tables.join(',') : '';
+  const { throttleMs } = options;
+  const key = `${sql}\u0000${paramsKey}\u0000${tablesKey}\u0000${throttleMs ?? ''}`;
+  const [state, setState] = useState<QueryState<T>>();
+
+  useEffect(() => {
+    if (!db) return;
+    firstReadsStarted = true;
+    firstReadsPending++;
+    let waiting = true;
+    const answered = () => {
+      if (!waiting) return;
+      waiting = false;
+      firstReadAnswered();
+    };
+    const query = db
+      .query<T>({ sql, parameters: JSON.parse(paramsKey) as QueryParam[] })
+      .watch({ triggerOnTables: tablesKey ? tablesKey.split(',') : undefined, reportFetching: false, throttleMs });
+    const dispose = query.registerListener({
+      onStateChange: (next) => {
+        if (next.isLoading && !next.error) return;
+        answered();
+        setState({ key, db, data: [...next.data], isLoading: false, error: next.error ?? undefined });
+      },
+    });
+    return () => {
+      answered();
+      dispose();
+      void query.close();
+    };
+    // `key` holds sql, parameters, tables and throttle.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [db, key]);
+
+  if (!db) return { data: [], isLoading: false, isFetching: false, error: new Error('useQuery outside ReplicaProvider') };
+  if (!state || state.db !== db) return { data: [], isLoading: true, isFetching: true, error: undefined };
+  return { data: state.data, isLoading: state.isLoading, isFetching: state.key !== key, error: state.error };
 }
 
 /**
