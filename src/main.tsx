@@ -2,8 +2,9 @@
 // pre-rendered landing when the page has one a visitor can keep (decision 0023).
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { App } from './app/app.tsx';
+import { App, preloadMemberRoute } from './app/app.tsx';
 import { readCookieConsent } from './app/cookie-banner.tsx';
+import { startMemberAreaEarly } from './app/early-start.ts';
 import { canAdoptPrerenderedLanding, PRERENDERED_ATTRIBUTE } from './features/landing/prerendered.ts';
 import { applyTheme, readThemeChoice } from './ui/themes.ts';
 import './styles.css';
@@ -28,6 +29,8 @@ if (canAdoptPrerenderedLanding(root, window.location)) {
     );
   });
 } else {
+  // A returning member's replica and page code start loading now, alongside the auth client.
+  startMemberAreaEarly(preloadMemberRoute, window.location.pathname);
   // Anything else (a member, another route, an auth redirect) starts from an empty root.
   root.removeAttribute(PRERENDERED_ATTRIBUTE);
   root.replaceChildren();

@@ -17,7 +17,7 @@ import { CookieBanner } from './cookie-banner.tsx';
 import { ErrorBoundary } from './error-boundary.tsx';
 import { HomeRedirect, RequireAuth } from './guards.tsx';
 import { FullScreenLoading, PageLoading } from './loading-screen.tsx';
-import { MemberLayout } from './member-layout.tsx';
+import { MEMBER_LAYOUT_PARTS, MemberLayout } from './member-layout.tsx';
 import { createQueryClient } from './query-client.ts';
 import { SecurityWrapper } from './security-wrapper.tsx';
 
@@ -29,14 +29,33 @@ const AuthCallbackPage = lazy(() => import('../features/accounts/auth-callback-p
 const EmailConfirmationPendingPage = lazy(
   () => import('../features/accounts/email-confirmation-pending-page.tsx'),
 );
-const AccountPage = lazy(() => import('../features/settings/account-page.tsx'));
-const MessagesPage = lazy(() => import('../features/messages/messages-page.tsx'));
-const NotificationsPage = lazy(() => import('../features/notifications/notifications-page.tsx'));
-const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page.tsx'));
-const DiscoveryPage = lazy(() => import('../features/discovery/discovery-page.tsx'));
-const MatchListPage = lazy(() => import('../features/matches/match-list-page.tsx'));
-const LikesPage = lazy(() => import('../features/likes/likes-page.tsx'));
-const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'));
+/** The member pages' code by route, so a returning member's page starts loading from the entry script. */
+const MEMBER_PAGES = {
+  '/account': () => import('../features/settings/account-page.tsx'),
+  '/messages': () => import('../features/messages/messages-page.tsx'),
+  '/notifications': () => import('../features/notifications/notifications-page.tsx'),
+  '/dashboard': () => import('../features/dashboard/dashboard-page.tsx'),
+  '/find-matches': () => import('../features/discovery/discovery-page.tsx'),
+  '/match-list': () => import('../features/matches/match-list-page.tsx'),
+  '/likes': () => import('../features/likes/likes-page.tsx'),
+  '/profile': () => import('../features/profile/profile-page.tsx'),
+};
+const AccountPage = lazy(MEMBER_PAGES['/account']);
+const MessagesPage = lazy(MEMBER_PAGES['/messages']);
+const NotificationsPage = lazy(MEMBER_PAGES['/notifications']);
+const DashboardPage = lazy(MEMBER_PAGES['/dashboard']);
+const DiscoveryPage = lazy(MEMBER_PAGES['/find-matches']);
+const MatchListPage = lazy(MEMBER_PAGES['/match-list']);
+const LikesPage = lazy(MEMBER_PAGES['/likes']);
+const ProfilePage = lazy(MEMBER_PAGES['/profile']);
+
+/** Starts loading the member layout's parts and the page at `pathname` (a member route), without waiting. */
+export function preloadMemberRoute(pathname: string): void {
+  const page = MEMBER_PAGES[pathname.replace(/\/+$/, '') as keyof typeof MEMBER_PAGES] as
+    | (() => Promise<unknown>)
+    | undefined;
+  for (const load of [page, ...MEMBER_LAYOUT_PARTS]) void load?.().catch(() => undefined);
+}
 
 const product = () => import('../features/public-pages/product-pages.tsx');
 const help = () => import('../features/public-pages/help-pages.tsx');

@@ -9,15 +9,23 @@ import { PageLoading } from './loading-screen.tsx';
 import { usePresence } from './use-presence.ts';
 import { useSessionRules } from './use-session-rules.ts';
 
+const loadReplica = () => import('../data/replica.tsx');
+const loadMatchPopupHost = () => import('../features/layout/match-popup-host.tsx');
+const loadMemberBackground = () => import('../features/messages/member-background.tsx');
+/** The layout's lazy parts, preloaded for a returning member from the entry script (app.tsx). */
+export const MEMBER_LAYOUT_PARTS: readonly (() => Promise<unknown>)[] = [
+  loadReplica,
+  loadMatchPopupHost,
+  loadMemberBackground,
+];
+
 // The local replica (PowerSync, wa-sqlite) is heavy: loaded only once a member is inside.
-const ReplicaProvider = lazy(() =>
-  import('../data/replica.tsx').then((m) => ({ default: m.ReplicaProvider })),
-);
+const ReplicaProvider = lazy(() => loadReplica().then((m) => ({ default: m.ReplicaProvider })));
 
 // Opens the member's replica by itself so a new match pops up on every page (spec §2).
-const MatchPopupHost = lazy(() => import('../features/layout/match-popup-host.tsx'));
+const MatchPopupHost = lazy(loadMatchPopupHost);
 // Delivery receipts, message notifications and sidebar unread counts; needs the replica, so loaded with it.
-const MemberBackground = lazy(() => import('../features/messages/member-background.tsx'));
+const MemberBackground = lazy(loadMemberBackground);
 
 const SIDEBAR_COOKIE = 'sidebar_state';
 const SIDEBAR_COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60;

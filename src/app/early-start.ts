@@ -1,0 +1,50 @@
+// Offline cold start (bench/offline-start): a member's replica starts opening and the member area's code
+// starts loading from the entry script, before the auth client has restored the session and React has
+// rendered the member layout, which used to start them one after the other.
+
+/** supabase-js keeps a session under sb-<project>-auth-token (auth-context.tsx watches the same keys). */
+const SESSION_KEY = /^sb-.+-auth-token$/;
+/** Which member the local replica file belongs to (src/data/replica.tsx writes it). */
+const OWNER_KEY = 'heartsync.replicaOwner';
+
+function storedUserIdIn(storage: Storage): string | undefined {
+  for (let i = 0; i < storage.length; i++) {
+    const key = storage.key(i);
+    if (!key || !SESSION_KEY.test(key)) continue;
+    try {
+      const session = JSON.parse(storage.getItem(key) ?? 'null') as { user?: { id?: unknown } } | null;
+      if (typeof session?.user?.id === 'string') return session.user.id;
+    } catch {
+      /* not a session */
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The member whose session this browser holds and whose replica the local file is, if both agree; only
+ * then is it worth opening the file before the session is restored. A session that turns out to be ended
+ * signs the member out as usual, which clears the replica opened here.
+ */
+export function storedMemberWithReplica(): string | undefined {
+  try {
+    const userId = storedUserIdIn(localStorage) ?? storedUserIdIn(sessionStorage);
+    return userId !== undefined && localStorage.getItem(OWNER_KEY) === userId ? userId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts what a returning member's first screen needs, in parallel: the replica (its chunk, the sync
+ * engine, the WASM and opening the file) and the code of the member layout and of the page at `pathname`.
+ * Does nothing for a visitor.
+ */
+export function startMemberAreaEarly(preload: (pathname: string) => void, pathname: string): void {
+  const userId = storedMemberWithReplica();
+  if (!userId) return;
+  void import('../data/replica.tsx')
+    .then((m) => m.openReplica(userId))
+    .catch((e: unknown) => console.warn('[start] the replica could not open early', e));
+  preload(pathname);
+}
