@@ -8,6 +8,7 @@ import {
   PENDING_EMAIL_CONFIRMATION_KEY,
   readSessionFlag,
 } from './pending-confirmation.ts';
+import { markStart } from './pwa-start-marks.ts';
 
 export interface AuthState {
   session: Session | null;
@@ -78,6 +79,7 @@ export function AuthProvider({
         const { data } = sb.auth.onAuthStateChange((event, next) => {
           switch (event) {
             case 'INITIAL_SESSION':
+              markStart('hs:session-restored');
               setSession(next);
               setInitialised(true);
               if (next) void reactivateExpiredPause();
