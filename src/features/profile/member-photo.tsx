@@ -1,9 +1,22 @@
 // A member photo from the private profile-photos bucket, shown through a short-lived signed URL (fallback avatar).
 import { useQuery } from '@tanstack/react-query';
+import { getAppConfig } from '../../data/app-config.ts';
 import { getSupabase } from '../../data/supabase-client.ts';
 
 export const AVATAR_FALLBACK = '/images/avatar.png';
 const SIGNED_URL_SECONDS = 3600;
+const BUCKET = 'profile-photos';
+
+/**
+ * With no network a URL cannot be signed: the photo's signed address without a token. The service worker
+ * keys its photo cache by that address (vite.config.ts), so a photo seen before still shows offline; one
+ * never seen fails to load and the avatar shows.
+ */
+async function offlinePhotoUrl(key: string): Promise<string> {
+  const { supabaseUrl } = await getAppConfig();
+  const name = key.split('/').map(encodeURIComponent).join('/');
+  return `${supabaseUrl.replace(/\/+$/, '')}/storage/v1/object/sign/${BUCKET}/${name}`;
+}
 
 /** Resolves a stored photo key ("<member id>/<file>") to a URL an <img> can load; absolute paths pass through. */
 export function usePhotoUrl(key: string | undefined): string {
@@ -11,20 +24,21 @@ export function usePhotoUrl(key: string | undefined): string {
   const { data } = useQuery({
     queryKey: ['photo-url', key],
     enabled: isStored,
-    // Renewed well before the signed URL expires.
-    staleTime: (SIGNED_URL_SECONDS / 2) * 1000,
+    // Runs offline too (the default pauses until online), to answer with the cached photo's address.
+    networkMode: 'always',
+    // A signed URL is renewed well before it expires; the offline address as soon as the network is back.
+    staleTime: (query) => (query.state.data?.offline ? 0 : (SIGNED_URL_SECONDS / 2) * 1000),
     queryFn: async () => {
+      if (!navigator.onLine) return { url: await offlinePhotoUrl(key!), offline: true };
       const sb = await getSupabase();
-      const { data: signed, error } = await sb.storage
-        .from('profile-photos')
-        .createSignedUrl(key!, SIGNED_URL_SECONDS);
+      const { data: signed, error } = await sb.storage.from(BUCKET).createSignedUrl(key!, SIGNED_URL_SECONDS);
       if (error) throw error;
-      return signed.signedUrl;
+      return { url: signed.signedUrl, offline: false };
     },
   });
   if (!key) return AVATAR_FALLBACK;
   if (!isStored) return key;
-  return data ?? AVATAR_FALLBACK;
+  return data?.url ?? AVATAR_FALLBACK;
 }
 
 export function MemberPhoto({
