@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { createServer, defineConfig, type Plugin } from 'vite';
+import { createServer, defineConfig, type Plugin, type ResolvedConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 /** Paths the backend answers; the service worker never serves the app shell for them. */
@@ -18,14 +18,22 @@ const LANDING_HTML = 'landing.html';
  * so its text paints before any script runs; the app then hydrates it (src/main.tsx).
  */
 function prerenderLanding(): Plugin {
+  let build: ResolvedConfig | undefined;
   return {
     name: 'heartsync:prerender-landing',
     apply: 'build',
     enforce: 'post',
+    configResolved(config) {
+      build = config;
+    },
     async generateBundle(_options, bundle) {
       const index = bundle['index.html'];
       if (index?.type !== 'asset' || typeof index.source !== 'string') this.error('index.html was not built');
+      // The build's own configuration file, mode and variables, so the page renders as the built app does.
       const ssr = await createServer({
+        configFile: build?.configFile ?? false,
+        mode: build?.mode ?? 'production',
+        root: build?.root,
         logLevel: 'error',
         server: { middlewareMode: true, hmr: false, ws: false },
         appType: 'custom',
@@ -112,7 +120,9 @@ export default defineConfig({
         description:
           'AI-powered dating that keeps working offline: your matches, likes and messages on your device.',
         lang: 'en',
-        start_url: '/',
+        // A member route: the guard sends a visitor to /login (and back here after signing in), and a member
+        // opens on the match list, the screen that shows synced data offline; / would show the landing page.
+        start_url: '/match-list?source=pwa',
         scope: '/',
         display: 'standalone',
         orientation: 'portrait',
@@ -168,6 +178,21 @@ export default defineConfig({
               cacheName: 'heartsync-photos',
               expiration: { maxEntries: 400, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true },
               cacheableResponse: { statuses: [200] },
+              // A signed URL carries a new token each time the app asks for one, so keyed by the full URL an
+              // offline reload would never find the photo. The cache key drops the query (the token): the
+              // object's name is enough, as a stored object never changes under one name. The request still
+              // carries its token, so the server checks access whenever the photo is fetched from the network;
+              // the cache only holds photos this member was allowed to fetch, and is deleted at sign-out.
+              // Serialized into the worker by workbox-build: self-contained, no outside references.
+              plugins: [
+                {
+                  cacheKeyWillBeUsed: async ({ request }) => {
+                    const url = new URL(request.url);
+                    if (!url.pathname.startsWith('/storage/v1/object/sign/')) return request;
+                    return url.origin + url.pathname;
+                  },
+                },
+              ],
             },
           },
         ],

@@ -65,7 +65,12 @@ test('the manifest makes the app installable and the service worker takes contro
     background_color: string;
     icons: { src: string; sizes: string; type: string; purpose?: string }[];
   };
-  expect(manifest).toMatchObject({ name: 'HeartSync', short_name: 'HeartSync', start_url: '/', scope: '/' });
+  expect(manifest).toMatchObject({
+    name: 'HeartSync',
+    short_name: 'HeartSync',
+    start_url: '/match-list?source=pwa',
+    scope: '/',
+  });
   expect(manifest.display).toBe('standalone');
   expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
   expect(manifest.background_color).toMatch(/^#[0-9a-f]{6}$/i);

@@ -67,7 +67,7 @@ test('Chromium finds no installability error and reads the manifest without erro
   }
 });
 
-test('the manifest names the app, starts standalone at / and has 192, 512 and maskable PNG icons', async ({
+test('the manifest names the app, starts standalone on the match list and has 192, 512 and maskable PNG icons', async ({
   page,
   request,
 }) => {
@@ -83,7 +83,7 @@ test('the manifest names the app, starts standalone at / and has 192, 512 and ma
     name: 'HeartSync',
     short_name: 'HeartSync',
     lang: 'en',
-    start_url: '/',
+    start_url: '/match-list?source=pwa',
     scope: '/',
     display: 'standalone',
   });
@@ -123,9 +123,12 @@ test('the installed app opens offline at its start URL, served by the service wo
     const href = document.querySelector('link[rel="manifest"]')?.getAttribute('href') ?? '';
     return ((await (await fetch(href)).json()) as { start_url: string }).start_url;
   });
+  expect(new URL(startUrl, page.url()).pathname).toBe('/match-list');
   await context.setOffline(true);
   await page.goto(startUrl);
-  await expect(page.getByRole('heading', { level: 1, name: /Find Your/ })).toBeVisible();
+  // A visitor: the member route's guard sends to sign-in (a member lands on the list: offline-replica.spec).
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText('Welcome back')).toBeVisible();
   // The manifest and its icons are in the worker's precache, so the launcher keeps them offline too.
   const cached = await page.evaluate(async () => {
     const manifest = (await (await fetch('/manifest.webmanifest')).json()) as { icons: { src: string }[] };
