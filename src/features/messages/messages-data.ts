@@ -1,6 +1,14 @@
 // Conversations, messages, drafts and receipts on the local replica; device settings (read marks, notification choices).
-import { useEffect } from 'react';
-import { useQuery, type PowerSyncDatabase } from '../../data/replica.tsx';
+import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useReplica, type PowerSyncDatabase } from '../../data/replica.tsx';
+import {
+  earlierStartParameters,
+  findThreadQuery,
+  shapeThreadWindow,
+  THREAD_EARLIER_START_SQL,
+  THREAD_PAGE_SIZE,
+  type ThreadKey,
+} from './thread-window.ts';
 
 export interface ConversationSummary {
   id: string;
@@ -74,12 +82,30 @@ export function useUnreadMessageCount(me: string): number {
   return data[0]?.n ?? 0;
 }
 
-export function useThreadMessages(conversationId: string) {
-  return useQuery<MessageRow>(
-    `select id, conversation_id, sender_id, recipient_id, content, type, metadata, status, created_at
-     from messages where conversation_id = ? order by created_at, id`,
-    [conversationId],
-  );
+/**
+ * The open thread's window (thread-window.ts): the newest page, oldest first, live; `loadEarlier` moves the
+ * window's start back by a page. New messages keep appearing at the bottom.
+ */
+export function useThreadMessages(conversationId: string, pageSize: number = THREAD_PAGE_SIZE) {
+  const db = useReplica();
+  const [start, setStart] = useState<{ conversationId: string; key: ThreadKey }>();
+  const windowStart = start?.conversationId === conversationId ? start.key : undefined;
+  const { sql, parameters } = findThreadQuery(conversationId, windowStart, pageSize);
+  const { data, isLoading, isFetching } = useQuery<MessageRow>(sql, parameters);
+  const shaped = shapeThreadWindow(data, windowStart, pageSize);
+  const { messages } = shaped;
+  // While the grown window's query runs, data still holds the previous window: keep its button.
+  const hasEarlier = shaped.hasEarlier || isFetching;
+  const oldest = messages[0];
+  const loadEarlier = useCallback(async () => {
+    if (!oldest) return;
+    const next = await db.getOptional<ThreadKey>(
+      THREAD_EARLIER_START_SQL,
+      earlierStartParameters(conversationId, oldest, pageSize),
+    );
+    if (next) setStart({ conversationId, key: { created_at: next.created_at, id: next.id } });
+  }, [db, conversationId, oldest, pageSize]);
+  return { messages, hasEarlier, isLoading, isFetching, loadEarlier };
 }
 
 export function useDeviceSetting(key: string): string | undefined {
@@ -189,13 +215,15 @@ export function useMarkDelivered(me: string | undefined, db: PowerSyncDatabase):
 
 /**
  * Marks a conversation read: the device's read mark always; the server status 'read' only when the member
- * shares read receipts (else 'delivered', which the server would store anyway).
+ * shares read receipts (else 'delivered', which the server would store anyway). With `shownFrom` (the oldest
+ * message the thread shows), only the messages from there on change status: earlier ones were not seen.
  */
 export async function markConversationRead(
   db: PowerSyncDatabase,
   conversationId: string,
   me: string,
   shareReceipts: boolean,
+  shownFrom?: ThreadKey,
 ): Promise<void> {
   const newest = await db.getOptional<{ at: string | null }>(
     'select max(created_at) as at from messages where conversation_id = ? and recipient_id = ?',
@@ -206,7 +234,8 @@ export async function markConversationRead(
   if (mark !== newest.at) await setDeviceSetting(db, getReadMarkKey(conversationId), newest.at);
   const target = shareReceipts ? 'read' : 'delivered';
   await db.execute(
-    `update messages set status = ? where conversation_id = ? and recipient_id = ? and status <> 'read' and status <> ?`,
-    [target, conversationId, me, target],
+    `update messages set status = ?1 where conversation_id = ?2 and recipient_id = ?3 and status <> 'read' and status <> ?1
+       and (?4 is null or (created_at >= ?4 and (created_at > ?4 or id >= ?5)))`,
+    [target, conversationId, me, shownFrom?.created_at ?? null, shownFrom?.id ?? null],
   );
 }

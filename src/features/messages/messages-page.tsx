@@ -1,5 +1,5 @@
 // /messages: the conversation list (last message, unread, online) and the open thread, all from the local replica.
-import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useQuery as useTanstackQuery } from '@tanstack/react-query';
 import { useAuth } from '../../app/auth-context.tsx';
@@ -195,7 +195,7 @@ function Bubble({ m, mine, pending }: { m: MessageRow; mine: boolean; pending: b
 
 function Thread({ c, me }: { c: ConversationSummary; me: string }) {
   const db = useReplica();
-  const { data: messages } = useThreadMessages(c.id);
+  const { messages, hasEarlier, loadEarlier } = useThreadMessages(c.id);
   const pending = usePendingIds('messages');
   const { data: profile } = useQuery<{ read_receipts: number }>(
     'select read_receipts from profiles where id = ?',
@@ -208,6 +208,10 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
   const [reporting, setReporting] = useState(false);
   const [uploading, setUploading] = useState(false);
   const endRef = useRef<HTMLLIElement>(null);
+  const listRef = useRef<HTMLOListElement>(null);
+  // Where the first shown message was on screen when "Load earlier messages" was pressed (to keep it there).
+  const keepRef = useRef<{ id: string; top: number }>(undefined);
+  const [loadingEarlier, setLoadingEarlier] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
   const name = c.other_name ?? 'Member';
   const closed = findClosedReason({
@@ -237,20 +241,53 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
     return () => clearTimeout(t);
   }, [db, c.id, text, draftLoaded]);
 
-  // Reading: whenever the thread shows new incoming messages while the page is visible.
+  // Reading: whenever the thread shows new incoming messages (or earlier ones) while the page is visible;
+  // only the messages the thread shows.
   const newestIncoming = messages.filter((m) => m.recipient_id === me).at(-1)?.id;
+  const oldestShown = messages[0];
+  const shownFromAt = oldestShown?.created_at;
+  const shownFromId = oldestShown?.id;
   useEffect(() => {
+    const shownFrom = shownFromAt && shownFromId ? { created_at: shownFromAt, id: shownFromId } : undefined;
     const mark = () => {
-      if (!document.hidden) void markConversationRead(db, c.id, me, shareReceipts);
+      if (!document.hidden) void markConversationRead(db, c.id, me, shareReceipts, shownFrom);
     };
     mark();
     document.addEventListener('visibilitychange', mark);
     return () => document.removeEventListener('visibilitychange', mark);
-  }, [db, c.id, me, shareReceipts, newestIncoming]);
+  }, [db, c.id, me, shareReceipts, newestIncoming, shownFromAt, shownFromId]);
 
+  // To the bottom when a message arrives or is sent (not when earlier ones are added above).
+  const newestId = messages.at(-1)?.id;
   useEffect(() => {
     endRef.current?.scrollIntoView?.({ block: 'end' });
-  }, [messages.length, otherTyping]);
+  }, [newestId, otherTyping]);
+
+  // After earlier messages were added above, the message that was first stays where it was on screen.
+  useLayoutEffect(() => {
+    const keep = keepRef.current;
+    const list = listRef.current;
+    if (!keep || !list || shownFromId === keep.id) return;
+    keepRef.current = undefined;
+    const el = list.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(keep.id)}"]`);
+    if (!el) return;
+    const moved = el.getBoundingClientRect().top - keep.top;
+    if (list.scrollHeight > list.clientHeight) list.scrollTop += moved;
+    else window.scrollBy(0, moved);
+  }, [shownFromId]);
+
+  async function showEarlier() {
+    const first = messages[0];
+    const el =
+      first && listRef.current?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(first.id)}"]`);
+    keepRef.current = first && el ? { id: first.id, top: el.getBoundingClientRect().top } : undefined;
+    setLoadingEarlier(true);
+    try {
+      await loadEarlier();
+    } finally {
+      setLoadingEarlier(false);
+    }
+  }
 
   async function askNotificationPermissionOnce() {
     if (typeof Notification === 'undefined' || Notification.permission !== 'default') return;
@@ -365,7 +402,24 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
           </div>
         )}
       </header>
-      <ol aria-label="Messages" aria-live="polite" className="flex-1 space-y-2 overflow-y-auto p-3">
+      <ol
+        ref={listRef}
+        aria-label="Messages"
+        aria-live="polite"
+        className="flex-1 space-y-2 overflow-y-auto p-3"
+      >
+        {hasEarlier && (
+          <li className="flex justify-center">
+            <button
+              type="button"
+              className="btn-ghost text-sm"
+              disabled={loadingEarlier}
+              onClick={() => void showEarlier()}
+            >
+              Load earlier messages
+            </button>
+          </li>
+        )}
         {messages.map((m) => (
           <Bubble
             key={m.id}
