@@ -1,6 +1,7 @@
 // Issue #7: a conversation of 10k messages synced by the real rules into a @powersync/node replica with
 // the app's schema, then the messages thread screen's query timed through the SDK and on the replica file
-// itself (better-sqlite3, read-only). The query is the one src/features/messages/messages-data.ts runs.
+// itself (better-sqlite3, read-only). The thread screen's query is the one src/features/messages runs
+// (thread-window.ts): its first page, the newest messages; the former query (every message) for comparison.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,6 +9,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { PowerSyncDatabase, SyncStreamConnectionMethod } from '@powersync/node';
 import { AppSchema } from '../../src/data/schema.ts';
+import { findThreadQuery, THREAD_PAGE_SIZE } from '../../src/features/messages/thread-window.ts';
 import { startSyncServer } from '../../tests/server/sync-support.ts';
 
 /** The slice of better-sqlite3 used here (the package ships no types). */
@@ -20,14 +22,9 @@ const RawDatabase = createRequire(import.meta.url)('better-sqlite3') as new (
   options?: { readonly?: boolean },
 ) => RawSqlite;
 
-/** Copied from useThreadMessages (src/features/messages/messages-data.ts): keep the two the same. */
-export const THREAD_SQL = `select id, conversation_id, sender_id, recipient_id, content, type, metadata, status, created_at
+/** What the thread screen ran before it paged (every message of the conversation), for comparison. */
+export const THREAD_ALL_SQL = `select id, conversation_id, sender_id, recipient_id, content, type, metadata, status, created_at
      from messages where conversation_id = ? order by created_at, id`;
-
-/** What a paged thread would run instead: the newest page (the screen shows them oldest first). */
-export const THREAD_PAGE = 50;
-export const THREAD_PAGE_SQL = `select id, conversation_id, sender_id, recipient_id, content, type, metadata, status, created_at
-     from messages where conversation_id = ? order by created_at desc, id desc limit ${THREAD_PAGE}`;
 
 interface Timings {
   sdk: number[];
@@ -38,9 +35,9 @@ interface Timings {
 export interface ThreadResult {
   messages: number;
   syncMs: number;
-  /** The screen's query as it is. */
+  /** The former screen query: every message. */
   all: Timings;
-  /** The newest page only. */
+  /** The thread screen's query: its first page (the newest messages and one more). */
   page: Timings;
 }
 
@@ -97,29 +94,34 @@ export async function measureThread(
 
     // The same file and SQL without the SDK (its views are ordinary SQLite views over JSON columns).
     const raw = new RawDatabase(path.join(dir, 'replica.db'), { readonly: true });
-    const time = async (sql: string, rowsExpected: number): Promise<Timings> => {
+    const time = async (
+      sql: string,
+      params: readonly (string | number)[],
+      rowsExpected: number,
+    ): Promise<Timings> => {
       const sdk: number[] = [];
       const rawTimes: number[] = [];
       for (let i = 0; i < runs; i++) {
         let s = performance.now();
-        const viaSdk = await db.getAll(sql, [conversationId]);
+        const viaSdk = await db.getAll(sql, [...params]);
         sdk.push(performance.now() - s);
         s = performance.now();
-        const direct = raw.prepare(sql).all(conversationId);
+        const direct = raw.prepare(sql).all(...params);
         rawTimes.push(performance.now() - s);
         if (viaSdk.length !== rowsExpected || direct.length !== rowsExpected)
           throw new Error(
             `the query returned ${viaSdk.length} and ${direct.length} rows, not ${rowsExpected}`,
           );
       }
-      const plan = (raw.prepare(`explain query plan ${sql}`).all(conversationId) as { detail: string }[])
+      const plan = (raw.prepare(`explain query plan ${sql}`).all(...params) as { detail: string }[])
         .map((p) => p.detail)
         .join('; ');
       return { sdk, raw: rawTimes, plan };
     };
     try {
-      const all = await time(THREAD_SQL, count);
-      const page = await time(THREAD_PAGE_SQL, Math.min(THREAD_PAGE, count));
+      const all = await time(THREAD_ALL_SQL, [conversationId], count);
+      const first = findThreadQuery(conversationId, undefined);
+      const page = await time(first.sql, first.parameters, Math.min(THREAD_PAGE_SIZE + 1, count));
       return { messages: count, syncMs, all, page };
     } finally {
       raw.close();
@@ -139,8 +141,8 @@ export function describeThread(r: ThreadResult): string[] {
   };
   return [
     `thread of ${r.messages} messages: initial sync ${r.syncMs.toFixed(0)} ms`,
-    line('thread screen query (every message)', r.all),
-    line(`newest ${THREAD_PAGE} only (paged thread)`, r.page),
+    line('former thread query (every message)', r.all),
+    line(`thread screen query (first page: newest ${THREAD_PAGE_SIZE} + 1)`, r.page),
   ];
 }
 
