@@ -1,7 +1,7 @@
 // A small pool of worker threads for argon2 (see decision 0029). @node-rs/argon2's async functions
-// allocate and zero the hash's memory on the calling thread (about 1-2 ms at 19 MiB) before handing
-// the rest to libuv's thread pool, where hashes then queue in front of file, DNS and WebCrypto work.
-// Here the whole hash runs on a dedicated thread; the event loop only posts a message.
+// hold the calling thread for 1-3.5 ms at 19 MiB before the hash moves to libuv's thread pool, where
+// hashes then queue in front of file, DNS and WebCrypto work. Here the whole hash runs on a dedicated
+// thread; the event loop only posts a message.
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 

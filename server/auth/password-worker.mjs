@@ -1,5 +1,5 @@
-// One thread of server/auth/password-pool.ts: runs a whole argon2 hash or verification here, the
-// allocation and zeroing of its 19 MiB block included, so none of it lands on the event loop.
+// One thread of server/auth/password-pool.ts: runs a whole argon2 hash or verification here, its
+// 19 MiB memory setup included, so none of it lands on the event loop.
 // Plain JavaScript so it loads the same under tsx, vitest and node.
 import { parentPort } from 'node:worker_threads';
 import { hashSync, verifySync } from '@node-rs/argon2';
