@@ -79,7 +79,7 @@ describe.each(getDatabaseKinds())('account functions on %s', (kind) => {
     const days = (Date.parse(data['scheduled_for']!) - Date.parse(data['requested_at']!)) / 86_400_000;
     expect(days).toBeCloseTo(14, 3);
     expect(Date.parse(data['requested_at']!)).toBeGreaterThanOrEqual(before - 5000);
-    // The member's own session still works (the password check used a separate session).
+    // The member's own session still works (the password check opens no session and ends none).
     expect((await a.client.auth.getUser()).error).toBeNull();
 
     // Asking again answers the same pending request instead of making a second one.
