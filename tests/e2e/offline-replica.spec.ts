@@ -1,10 +1,21 @@
 // Offline-first journeys in Chromium: the replica syncs after sign-in, the app opens offline from it, an
 // offline write waits in the queue and uploads once back online; public pages never load the sync engine.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { PENDING_IDS_SQL } from '../../src/data/pending.ts';
 import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import { getServiceAuth, type ServiceAuth } from './support/service-role.ts';
+import {
+  getServiceAuth as getPairAuth,
+  makeMatchedPair,
+  serviceHeaders,
+  serviceWrite,
+} from './support/two-members.ts';
+
+/** The backend's API paths: while "offline" the context refuses them too. */
+const API_ROUTE = /\/(?:auth\/v1|rest\/v1|storage\/v1|functions\/v1|sync|realtime\/v1)\//;
 
 /** What the sync engine downloads: its workers, wa-sqlite and the WASM. */
 const SYNC_ENGINE_ASSET = /wa-sqlite|\.wasm|\/worker-|powersync|\/replica-|IDBBatchAtomicVFS/i;
@@ -142,6 +153,14 @@ test('synced data shows without reload, opens offline, and an offline write uplo
       timeout: 30_000,
     })
     .toBe(true);
+  // Chromium's offline switch covers the page, not the service worker's own requests: the context also
+  // refuses every API request while offline (the page's and the service worker's; the sync engine's shared
+  // worker is reached by neither, see decision 0032).
+  const refused: string[] = [];
+  await context.route(API_ROUTE, async (route) => {
+    refused.push(new URL(route.request().url()).pathname);
+    await route.abort('internetdisconnected');
+  });
   await context.setOffline(true);
   await page.reload();
   await expect(page.getByRole('link', { name: /Messages/ }).first()).toBeVisible({ timeout: 20_000 });
@@ -176,7 +195,11 @@ test('synced data shows without reload, opens offline, and an offline write uplo
   );
   expect(before[0]?.['read_at']).toBeNull();
 
+  // The app's own API requests met the cut (the shell, config and chunks came from the worker's caches).
+  expect(refused.length).toBeGreaterThan(0);
+  expect(refused.filter((p) => !API_ROUTE.test(p))).toEqual([]);
   // Back online: the queue drains and the server holds the change.
+  await context.unroute(API_ROUTE);
   await context.setOffline(false);
   await expect
     .poll(async () => (await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud'))[0]?.n, {
@@ -256,4 +279,58 @@ test('signing out clears the replica, so the next member on the device sees only
   expect(second).not.toBe(first);
   expect(await queryReplica<{ id: string }>(page, 'select id from profiles')).toEqual([{ id: second }]);
   expect(await page.evaluate(() => localStorage.getItem('heartsync.replicaOwner'))).toBe(second);
+});
+
+test('offline, the installed app opens on the match list and a match photo seen before still shows', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(150_000);
+  const auth = await getPairAuth(request, baseURL!);
+  const [pia, olaf] = await makeMatchedPair(browser, request, auth, ['Pia', 'Olaf']);
+  await olaf.page.context().close();
+  // Olaf's photo, stored under his folder as the app stores it, then named in his profile (synced to Pia).
+  const key = `${olaf.id}/${crypto.randomUUID()}.png`;
+  const upload = await request.post(`/storage/v1/object/profile-photos/${key}`, {
+    headers: { ...serviceHeaders(auth), 'content-type': 'image/png' },
+    data: fs.readFileSync(path.join(import.meta.dirname, '../../public/pwa-192x192.png')),
+  });
+  expect(upload.ok(), await upload.text()).toBe(true);
+  await serviceWrite(request, auth, 'patch', `/rest/v1/profiles?id=eq.${olaf.id}`, { photos: [key] });
+
+  const page = pia.page;
+  const context = page.context();
+  // The worker controls the page, so the photo goes through its cache.
+  await page.evaluate(async () => navigator.serviceWorker.ready);
+  await page.goto('/match-list');
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  const photo = page.getByRole('img', { name: 'Photo of Olaf' });
+  const loaded = () => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth);
+  await expect(photo).toHaveAttribute('src', /\/storage\/v1\/object\/sign\/profile-photos\/.+\?token=/, {
+    timeout: 30_000,
+  });
+  await expect.poll(loaded, { timeout: 15_000 }).toBe(192);
+  await expect
+    .poll(() => page.evaluate(async () => (await (await caches.open('heartsync-photos')).keys()).length))
+    .toBe(1);
+  await expect
+    .poll(() => page.evaluate(async () => (await caches.match('/app-config.json')) !== undefined))
+    .toBe(true);
+
+  // Offline: the browser's switch, and every API request refused (the switch does not cover workers).
+  await context.route(API_ROUTE, (route) => route.abort('internetdisconnected'));
+  await context.setOffline(true);
+  // What an installed app launches.
+  const startUrl = await page.evaluate(
+    async () => ((await (await fetch('/manifest.webmanifest')).json()) as { start_url: string }).start_url,
+  );
+  await page.goto(startUrl);
+  await expect(page).toHaveURL(/\/match-list\?source=pwa$/);
+  await expect(page.getByRole('heading', { name: 'My Matches', level: 1 })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Olaf', level: 2 })).toBeVisible();
+  // Offline: the photo's address without a token, answered from the worker's cache (the network is refused).
+  await expect(photo).toHaveAttribute('src', new RegExp(`/storage/v1/object/sign/profile-photos/${key}$`));
+  await expect.poll(loaded, { timeout: 15_000 }).toBe(192);
+  await context.close();
 });
