@@ -92,9 +92,12 @@ export function useThreadMessages(conversationId: string, pageSize: number = THR
   const windowStart = start?.conversationId === conversationId ? start.key : undefined;
   const { sql, parameters } = findThreadQuery(conversationId, windowStart, pageSize);
   const { data, isLoading, isFetching } = useQuery<MessageRow>(sql, parameters);
-  const shaped = shapeThreadWindow(data, windowStart, pageSize);
+  // While the grown window's query runs, data still holds the previous window's rows: shape them as that
+  // window (else its one extra earlier row would show) and keep its button.
+  const [dataStart, setDataStart] = useState(windowStart);
+  if (!isFetching && dataStart !== windowStart) setDataStart(windowStart);
+  const shaped = shapeThreadWindow(data, isFetching ? dataStart : windowStart, pageSize);
   const { messages } = shaped;
-  // While the grown window's query runs, data still holds the previous window: keep its button.
   const hasEarlier = shaped.hasEarlier || isFetching;
   const oldest = messages[0];
   const loadEarlier = useCallback(async () => {

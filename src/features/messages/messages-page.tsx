@@ -162,6 +162,15 @@ function ChatImage({ path, size }: { path: string; size: ImageMeta | undefined }
   );
 }
 
+/** The element that scrolls `el`: the nearest scrolling ancestor (the list on a short screen), else the page. */
+function findScroller(el: HTMLElement): Element {
+  for (let n = el.parentElement; n; n = n.parentElement) {
+    const { overflowY } = getComputedStyle(n);
+    if ((overflowY === 'auto' || overflowY === 'scroll') && n.scrollHeight > n.clientHeight) return n;
+  }
+  return document.scrollingElement ?? document.documentElement;
+}
+
 function statusLabel(m: MessageRow, pending: boolean): string {
   if (pending) return 'Sending...';
   if (m.status === 'read') return 'Read';
@@ -248,7 +257,9 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
   const shownFromAt = oldestShown?.created_at;
   const shownFromId = oldestShown?.id;
   useEffect(() => {
-    const shownFrom = shownFromAt && shownFromId ? { created_at: shownFromAt, id: shownFromId } : undefined;
+    // Nothing before the window has answered (or in an empty conversation): nothing shown, nothing read.
+    if (!shownFromAt || !shownFromId) return;
+    const shownFrom = { created_at: shownFromAt, id: shownFromId };
     const mark = () => {
       if (!document.hidden) void markConversationRead(db, c.id, me, shareReceipts, shownFrom);
     };
@@ -271,9 +282,7 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
     keepRef.current = undefined;
     const el = list.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(keep.id)}"]`);
     if (!el) return;
-    const moved = el.getBoundingClientRect().top - keep.top;
-    if (list.scrollHeight > list.clientHeight) list.scrollTop += moved;
-    else window.scrollBy(0, moved);
+    findScroller(el).scrollTop += el.getBoundingClientRect().top - keep.top;
   }, [shownFromId]);
 
   async function showEarlier() {
