@@ -45,7 +45,13 @@ test('a long thread opens on its newest page and "Load earlier messages" reveals
     });
   }
 
-  await openConversation(a.page, 'Piet');
+  // Opened once Olga's replica holds every seeded message (the list previews the newest), else the thread
+  // would rightly show (and read) the fewer that had arrived.
+  await a.page.goto('/messages');
+  const piet = a.page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: /Piet/ });
+  await expect(piet).toContainText(seedText(SEEDED), { timeout: 30_000 });
+  await piet.click();
+  await expect(a.page.getByRole('heading', { name: 'Piet', level: 2 })).toBeVisible();
   const bubbles = thread(a.page).locator('[data-message-id]');
   await expect(bubbles).toHaveCount(50);
   await expect(bubbles.first()).toContainText(seedText(9));
