@@ -46,6 +46,18 @@ describe('registerAppServing', () => {
     }
   });
 
+  it('answers malformed or escaping paths with a 4xx, never a 500 or a file outside the build', async () => {
+    const server = await serve({ 'index.html': 'shell' });
+    const bad = await server.inject({ url: '/%E0%A4%A' });
+    expect(bad.statusCode).toBe(400);
+    for (const url of ['/..%2F..%2Fetc%2Fpasswd', '/assets/..%2F..%2Fpackage.json']) {
+      const res = await server.inject({ url });
+      expect(res.statusCode, url).toBeLessThan(500);
+      expect(res.body, url).not.toContain('root:');
+      expect(res.body, url).not.toContain('"name"');
+    }
+  });
+
   it('answers / with the shell when the build made no pre-rendered landing', async () => {
     const server = await serve({ 'index.html': 'shell' });
     expect((await server.inject({ url: '/' })).body).toBe('shell');

@@ -43,7 +43,13 @@ export async function registerAppServing(app: FastifyInstance, distDir: string):
       return reply.code(404).send({ code: 'not_found', message: 'Not found' });
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply.code(404).send({ message: 'Not found' });
-    const candidate = path.normalize(path.join(distDir, decodeURIComponent(url)));
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(url);
+    } catch {
+      return reply.code(400).send({ message: 'Malformed URL' });
+    }
+    const candidate = path.normalize(path.join(distDir, decoded));
     if (
       candidate.startsWith(distDir + path.sep) &&
       fs.existsSync(candidate) &&
