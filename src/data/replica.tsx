@@ -279,7 +279,11 @@ export function useQuery<T>(
     };
     const query = db
       .query<T>({ sql, parameters: JSON.parse(paramsKey) as QueryParam[] })
-      .watch({ triggerOnTables: tablesKey ? tablesKey.split(',') : undefined, reportFetching: false, throttleMs });
+      .watch({
+        triggerOnTables: tablesKey ? tablesKey.split(',') : undefined,
+        reportFetching: false,
+        throttleMs,
+      });
     const dispose = query.registerListener({
       onStateChange: (next) => {
         if (next.isLoading && !next.error) return;
@@ -296,7 +300,13 @@ export function useQuery<T>(
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [db, key]);
 
-  if (!db) return { data: [], isLoading: false, isFetching: false, error: new Error('useQuery outside ReplicaProvider') };
+  if (!db)
+    return {
+      data: [],
+      isLoading: false,
+      isFetching: false,
+      error: new Error('useQuery outside ReplicaProvider'),
+    };
   if (!state || state.db !== db) return { data: [], isLoading: true, isFetching: true, error: undefined };
   return { data: state.data, isLoading: state.isLoading, isFetching: state.key !== key, error: state.error };
 }
