@@ -18,6 +18,7 @@ import { ErrorBoundary } from './error-boundary.tsx';
 import { HomeRedirect, RequireAuth } from './guards.tsx';
 import { FullScreenLoading, PageLoading } from './loading-screen.tsx';
 import { MEMBER_LAYOUT_PARTS, MemberLayout } from './member-layout.tsx';
+import { preloadableLazy } from './preloadable-lazy.ts';
 import { createQueryClient } from './query-client.ts';
 import { SecurityWrapper } from './security-wrapper.tsx';
 
@@ -29,32 +30,31 @@ const AuthCallbackPage = lazy(() => import('../features/accounts/auth-callback-p
 const EmailConfirmationPendingPage = lazy(
   () => import('../features/accounts/email-confirmation-pending-page.tsx'),
 );
-/** The member pages' code by route, so a returning member's page starts loading from the entry script. */
+/** The member pages by route, so a returning member's page starts loading from the entry script. */
 const MEMBER_PAGES = {
-  '/account': () => import('../features/settings/account-page.tsx'),
-  '/messages': () => import('../features/messages/messages-page.tsx'),
-  '/notifications': () => import('../features/notifications/notifications-page.tsx'),
-  '/dashboard': () => import('../features/dashboard/dashboard-page.tsx'),
-  '/find-matches': () => import('../features/discovery/discovery-page.tsx'),
-  '/match-list': () => import('../features/matches/match-list-page.tsx'),
-  '/likes': () => import('../features/likes/likes-page.tsx'),
-  '/profile': () => import('../features/profile/profile-page.tsx'),
+  '/account': preloadableLazy(() => import('../features/settings/account-page.tsx')),
+  '/messages': preloadableLazy(() => import('../features/messages/messages-page.tsx')),
+  '/notifications': preloadableLazy(() => import('../features/notifications/notifications-page.tsx')),
+  '/dashboard': preloadableLazy(() => import('../features/dashboard/dashboard-page.tsx')),
+  '/find-matches': preloadableLazy(() => import('../features/discovery/discovery-page.tsx')),
+  '/match-list': preloadableLazy(() => import('../features/matches/match-list-page.tsx')),
+  '/likes': preloadableLazy(() => import('../features/likes/likes-page.tsx')),
+  '/profile': preloadableLazy(() => import('../features/profile/profile-page.tsx')),
 };
-const AccountPage = lazy(MEMBER_PAGES['/account']);
-const MessagesPage = lazy(MEMBER_PAGES['/messages']);
-const NotificationsPage = lazy(MEMBER_PAGES['/notifications']);
-const DashboardPage = lazy(MEMBER_PAGES['/dashboard']);
-const DiscoveryPage = lazy(MEMBER_PAGES['/find-matches']);
-const MatchListPage = lazy(MEMBER_PAGES['/match-list']);
-const LikesPage = lazy(MEMBER_PAGES['/likes']);
-const ProfilePage = lazy(MEMBER_PAGES['/profile']);
+const AccountPage = MEMBER_PAGES['/account'].Component;
+const MessagesPage = MEMBER_PAGES['/messages'].Component;
+const NotificationsPage = MEMBER_PAGES['/notifications'].Component;
+const DashboardPage = MEMBER_PAGES['/dashboard'].Component;
+const DiscoveryPage = MEMBER_PAGES['/find-matches'].Component;
+const MatchListPage = MEMBER_PAGES['/match-list'].Component;
+const LikesPage = MEMBER_PAGES['/likes'].Component;
+const ProfilePage = MEMBER_PAGES['/profile'].Component;
 
 /** Starts loading the member layout's parts and the page at `pathname` (a member route), without waiting. */
 export function preloadMemberRoute(pathname: string): void {
   const page = MEMBER_PAGES[pathname.replace(/\/+$/, '') as keyof typeof MEMBER_PAGES] as
-    | (() => Promise<unknown>)
-    | undefined;
-  for (const load of [page, ...MEMBER_LAYOUT_PARTS]) void load?.().catch(() => undefined);
+    { preload: () => Promise<unknown> } | undefined;
+  for (const load of [page?.preload, ...MEMBER_LAYOUT_PARTS]) void load?.().catch(() => undefined);
 }
 
 const product = () => import('../features/public-pages/product-pages.tsx');

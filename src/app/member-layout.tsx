@@ -1,31 +1,33 @@
 // Layout of the signed-in area: sidebar (Ctrl/Cmd+B), account banners, presence, session rules, theme menu and sign-out.
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, Outlet } from 'react-router-dom';
 import { DeletionBanner, PauseBanner } from '../features/accounts/account-banners.tsx';
 import { MemberNav, SidebarAccount, useSidebarSignOut } from '../features/layout/member-sidebar.tsx';
 import { ThemeMenu } from '../ui/theme-menu.tsx';
 import { useAuth } from './auth-context.tsx';
 import { PageLoading } from './loading-screen.tsx';
+import { preloadableLazy } from './preloadable-lazy.ts';
 import { usePresence } from './use-presence.ts';
 import { useSessionRules } from './use-session-rules.ts';
 
-const loadReplica = () => import('../data/replica.tsx');
-const loadMatchPopupHost = () => import('../features/layout/match-popup-host.tsx');
-const loadMemberBackground = () => import('../features/messages/member-background.tsx');
+// The local replica (PowerSync, wa-sqlite) is heavy: loaded only once a member is inside.
+const replicaProvider = preloadableLazy(() =>
+  import('../data/replica.tsx').then((m) => ({ default: m.ReplicaProvider })),
+);
+// Opens the member's replica by itself so a new match pops up on every page (spec §2).
+const matchPopupHost = preloadableLazy(() => import('../features/layout/match-popup-host.tsx'));
+// Delivery receipts, message notifications and sidebar unread counts; needs the replica, so loaded with it.
+const memberBackground = preloadableLazy(() => import('../features/messages/member-background.tsx'));
+const ReplicaProvider = replicaProvider.Component;
+const MatchPopupHost = matchPopupHost.Component;
+const MemberBackground = memberBackground.Component;
+
 /** The layout's lazy parts, preloaded for a returning member from the entry script (app.tsx). */
 export const MEMBER_LAYOUT_PARTS: readonly (() => Promise<unknown>)[] = [
-  loadReplica,
-  loadMatchPopupHost,
-  loadMemberBackground,
+  replicaProvider.preload,
+  matchPopupHost.preload,
+  memberBackground.preload,
 ];
-
-// The local replica (PowerSync, wa-sqlite) is heavy: loaded only once a member is inside.
-const ReplicaProvider = lazy(() => loadReplica().then((m) => ({ default: m.ReplicaProvider })));
-
-// Opens the member's replica by itself so a new match pops up on every page (spec §2).
-const MatchPopupHost = lazy(loadMatchPopupHost);
-// Delivery receipts, message notifications and sidebar unread counts; needs the replica, so loaded with it.
-const MemberBackground = lazy(loadMemberBackground);
 
 const SIDEBAR_COOKIE = 'sidebar_state';
 const SIDEBAR_COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60;
