@@ -277,13 +277,11 @@ export function useQuery<T>(
       waiting = false;
       firstReadAnswered();
     };
-    const query = db
-      .query<T>({ sql, parameters: JSON.parse(paramsKey) as QueryParam[] })
-      .watch({
-        triggerOnTables: tablesKey ? tablesKey.split(',') : undefined,
-        reportFetching: false,
-        throttleMs,
-      });
+    const query = db.query<T>({ sql, parameters: JSON.parse(paramsKey) as QueryParam[] }).watch({
+      triggerOnTables: tablesKey ? tablesKey.split(',') : undefined,
+      reportFetching: false,
+      throttleMs,
+    });
     const dispose = query.registerListener({
       onStateChange: (next) => {
         if (next.isLoading && !next.error) return;
