@@ -58,8 +58,8 @@ async function runSize(profiles: number): Promise<SizeResult> {
     await t.db.exec('vacuum analyze');
     console.log(`${profiles} profiles: generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-    const me = (await t.db.query<{ id: string }>(`select id from public.profiles order by id limit 1`)).rows[0]!
-      .id;
+    const me = (await t.db.query<{ id: string }>(`select id from public.profiles order by id limit 1`))
+      .rows[0]!.id;
     started = performance.now();
     await t.db.exec(getCallerSql(me));
     // A real session (the REST part checks it), signed in with a password like the app does.

@@ -1,56 +1,12 @@
 // Messaging with two members in two browser contexts: real-time exchange, offline sending (pending, then once
 // and in order), a draft surviving a reload, typing indicator, read receipts, notifications, data export, axe.
 import fs from 'node:fs';
-import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { createKeys } from '../../server/auth/keys.ts';
+import { test, type Browser, type Page } from '@playwright/test';
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import { getMemberId, getServiceAuth, serviceWrite } from './support/service-role.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
-
-interface ServiceAuth {
-  anonKey: string;
-  token: string;
-}
-
-/** A service_role token signed with the server's key from the data folder, as a backend job would hold. */
-async function getServiceAuth(request: APIRequestContext, baseURL: string): Promise<ServiceAuth> {
-  const dataDir = process.env['E2E_DATA_DIR'];
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set by the global setup');
-  const jwk = JSON.parse(fs.readFileSync(path.join(dataDir, 'jwt-key.json'), 'utf8')) as Parameters<
-    typeof createKeys
-  >[0];
-  const keys = await createKeys(jwk, `${baseURL}/auth/v1`);
-  const { anonKey } = (await (await request.get('/app-config.json')).json()) as { anonKey: string };
-  return { anonKey, token: await keys.sign({ role: 'service_role' } as never, 600) };
-}
-
-const serviceHeaders = (auth: ServiceAuth) => ({
-  apikey: auth.anonKey,
-  authorization: `Bearer ${auth.token}`,
-  'content-type': 'application/json',
-});
-
-async function getMemberId(request: APIRequestContext, auth: ServiceAuth, email: string): Promise<string> {
-  const res = await request.get(`/rest/v1/profiles?select=id&email=eq.${encodeURIComponent(email)}`, {
-    headers: serviceHeaders(auth),
-  });
-  const rows = (await res.json()) as { id: string }[];
-  expect(rows).toHaveLength(1);
-  return rows[0]!.id;
-}
-
-async function serviceWrite(
-  request: APIRequestContext,
-  auth: ServiceAuth,
-  method: 'post' | 'patch',
-  url: string,
-  data: unknown,
-) {
-  const res = await request[method](url, { headers: serviceHeaders(auth), data });
-  expect(res.ok(), await res.text()).toBe(true);
-}
 
 async function expectNoSeriousA11yViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();

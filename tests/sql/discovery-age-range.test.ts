@@ -64,8 +64,14 @@ describe.each(getDatabaseKinds())('birthday range for an age range on %s', (kind
           [min, max],
         )
         .then((x) => x.rows[0]!);
-    expect(await range(2_000_000_000, 2_147_483_647)).toEqual({ born_from: '-infinity', born_to: '-infinity' });
-    expect(await range(-2_147_483_648, -2_000_000_000)).toEqual({ born_from: 'infinity', born_to: 'infinity' });
+    expect(await range(2_000_000_000, 2_147_483_647)).toEqual({
+      born_from: '-infinity',
+      born_to: '-infinity',
+    });
+    expect(await range(-2_147_483_648, -2_000_000_000)).toEqual({
+      born_from: 'infinity',
+      born_to: 'infinity',
+    });
     expect(await range(18, 2_147_483_647)).toEqual({ born_from: '-infinity', born_to: '2008-03-01' });
     expect(await range(-5, 20)).toEqual({ born_from: '2005-03-02', born_to: 'infinity' });
   });

@@ -45,3 +45,22 @@ export async function getMemberId(
   expect(rows).toHaveLength(1);
   return rows[0]!.id;
 }
+
+/** GET as the service role; fails the journey on any error answer. */
+export async function serviceGet<T>(request: APIRequestContext, auth: ServiceAuth, url: string): Promise<T> {
+  const res = await request.get(url, { headers: serviceHeaders(auth) });
+  expect(res.ok(), await res.text()).toBe(true);
+  return (await res.json()) as T;
+}
+
+/** POST or PATCH as the service role (as a backend job would write); fails the journey on any error answer. */
+export async function serviceWrite(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  method: 'post' | 'patch',
+  url: string,
+  data: unknown,
+): Promise<void> {
+  const res = await request[method](url, { headers: serviceHeaders(auth), data });
+  expect(res.ok(), await res.text()).toBe(true);
+}

@@ -1,49 +1,15 @@
 // Two matched members in two browser contexts, set up through the UI sign-up and the service role (as a job would).
-import fs from 'node:fs';
-import path from 'node:path';
 import type { APIRequestContext, Browser, BrowserContextOptions, Page } from '@playwright/test';
-import { createKeys } from '../../../server/auth/keys.ts';
+import {
+  getServiceAuth,
+  serviceGet,
+  serviceHeaders,
+  serviceWrite,
+  type ServiceAuth,
+} from './service-role.ts';
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './accounts.ts';
 
-export interface ServiceAuth {
-  anonKey: string;
-  token: string;
-}
-
-/** A service_role token signed with the server's key from the data folder, as a backend job would hold. */
-export async function getServiceAuth(request: APIRequestContext, baseURL: string): Promise<ServiceAuth> {
-  const dataDir = process.env['E2E_DATA_DIR'];
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set by the global setup');
-  const jwk = JSON.parse(fs.readFileSync(path.join(dataDir, 'jwt-key.json'), 'utf8')) as Parameters<
-    typeof createKeys
-  >[0];
-  const keys = await createKeys(jwk, `${baseURL}/auth/v1`);
-  const { anonKey } = (await (await request.get('/app-config.json')).json()) as { anonKey: string };
-  return { anonKey, token: await keys.sign({ role: 'service_role' } as never, 600) };
-}
-
-export const serviceHeaders = (auth: ServiceAuth) => ({
-  apikey: auth.anonKey,
-  authorization: `Bearer ${auth.token}`,
-  'content-type': 'application/json',
-});
-
-export async function serviceGet<T>(request: APIRequestContext, auth: ServiceAuth, url: string): Promise<T> {
-  const res = await request.get(url, { headers: serviceHeaders(auth) });
-  expect(res.ok(), await res.text()).toBe(true);
-  return (await res.json()) as T;
-}
-
-export async function serviceWrite(
-  request: APIRequestContext,
-  auth: ServiceAuth,
-  method: 'post' | 'patch',
-  url: string,
-  data: unknown,
-): Promise<void> {
-  const res = await request[method](url, { headers: serviceHeaders(auth), data });
-  expect(res.ok(), await res.text()).toBe(true);
-}
+export { getServiceAuth, serviceGet, serviceHeaders, serviceWrite, type ServiceAuth };
 
 export async function newMemberPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
   const context = await browser.newContext(options);
