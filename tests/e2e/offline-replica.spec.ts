@@ -6,6 +6,7 @@ import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { PENDING_IDS_SQL } from '../../src/data/pending.ts';
 import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import { queryReplica, type ReplicaHandle } from './support/replica.ts';
 import { getServiceAuth, type ServiceAuth } from './support/service-role.ts';
 import {
   getServiceAuth as getPairAuth,
@@ -20,25 +21,8 @@ const API_ROUTE = /\/(?:auth\/v1|rest\/v1|storage\/v1|functions\/v1|sync|realtim
 /** What the sync engine downloads: its workers, wa-sqlite and the WASM. */
 const SYNC_ENGINE_ASSET = /wa-sqlite|\.wasm|\/worker-|powersync|\/replica-|IDBBatchAtomicVFS/i;
 
-interface ReplicaHandle {
-  getAll<T>(sql: string, params?: unknown[]): Promise<T[]>;
-  execute(sql: string, params?: unknown[]): Promise<unknown>;
-}
-
 function asService(auth: ServiceAuth) {
   return { apikey: auth.anonKey, authorization: `Bearer ${auth.token}`, 'content-type': 'application/json' };
-}
-
-/** Runs SQL on the page's open replica (exposed through the diagnostics key set in local storage). */
-async function queryReplica<T>(page: Page, sql: string, params: unknown[] = []): Promise<T[]> {
-  return page.evaluate(
-    async ([q, p]) => {
-      const db = (window as unknown as { heartsyncReplica?: ReplicaHandle }).heartsyncReplica;
-      if (!db) return [] as T[];
-      return db.getAll<T>(q, p);
-    },
-    [sql, params] as const,
-  );
 }
 
 async function getServerRows(request: APIRequestContext, key: ServiceAuth, pathAndQuery: string) {

@@ -1,60 +1,13 @@
 // The profile builder offline: the city comes from the offline list (keyboard combobox), edits made offline are
 // kept on the device and shown as pending across a reload, and land on the server once back online; a write
 // the server refuses is shown in plain words and the form returns to the server's version.
-import fs from 'node:fs';
-import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { createKeys } from '../../server/auth/keys.ts';
 import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
-
-interface ReplicaHandle {
-  getAll<T>(sql: string, params?: unknown[]): Promise<T[]>;
-  execute(sql: string, params?: unknown[]): Promise<unknown>;
-}
-
-interface ServiceAuth {
-  anonKey: string;
-  token: string;
-}
-
-/** A service_role token signed with this run's server key (from the data folder), as a backend job holds. */
-async function getServiceAuth(request: APIRequestContext, baseURL: string): Promise<ServiceAuth> {
-  const dataDir = process.env['E2E_DATA_DIR'];
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set by the global setup');
-  const jwk = JSON.parse(fs.readFileSync(path.join(dataDir, 'jwt-key.json'), 'utf8')) as Parameters<
-    typeof createKeys
-  >[0];
-  const keys = await createKeys(jwk, `${baseURL}/auth/v1`);
-  const { anonKey } = (await (await request.get('/app-config.json')).json()) as { anonKey: string };
-  return { anonKey, token: await keys.sign({ role: 'service_role' } as never, 600) };
-}
-
-function serviceHeaders(auth: ServiceAuth): Record<string, string> {
-  return { apikey: auth.anonKey, authorization: `Bearer ${auth.token}`, 'content-type': 'application/json' };
-}
-
-async function getMemberId(request: APIRequestContext, auth: ServiceAuth, email: string): Promise<string> {
-  const res = await request.get(`/rest/v1/profiles?select=id&email=eq.${encodeURIComponent(email)}`, {
-    headers: serviceHeaders(auth),
-  });
-  const rows = (await res.json()) as { id: string }[];
-  expect(rows).toHaveLength(1);
-  return rows[0]!.id;
-}
+import { queryReplica, type ReplicaHandle } from './support/replica.ts';
+import { getMemberId, getServiceAuth, serviceHeaders, type ServiceAuth } from './support/service-role.ts';
 
 const PENDING_OFFLINE = 'Saved on this device. Your changes upload when you are back online.';
-
-async function queryReplica<T>(page: Page, sql: string, params: unknown[] = []): Promise<T[]> {
-  return page.evaluate(
-    async ([q, p]) => {
-      const db = (window as unknown as { heartsyncReplica?: ReplicaHandle }).heartsyncReplica;
-      if (!db) return [] as T[];
-      return db.getAll<T>(q, p);
-    },
-    [sql, params] as const,
-  );
-}
 
 async function countQueued(page: Page): Promise<number | undefined> {
   return (await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud'))[0]?.n;
