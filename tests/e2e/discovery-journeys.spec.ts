@@ -1,10 +1,16 @@
 // Discovery journeys: the deck refreshes itself when the member changes her preferences, swipes wait while a
 // fresh deck arrives, reporting from a card hides the pair for both at once, and the free daily like limit
 // (the upgrade prompt when the SQL limit refuses a queued like, and before a like once the replica knows).
-import AxeBuilder from '@axe-core/playwright';
 import { test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
-import { getMemberId, getServiceAuth, serviceHeaders, type ServiceAuth } from './support/service-role.ts';
+import {
+  getMemberId,
+  getServiceAuth,
+  serviceHeaders,
+  setProfile,
+  type ServiceAuth,
+} from './support/service-role.ts';
+import { expectNoSeriousA11yViolations } from './support/axe.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
@@ -20,16 +26,6 @@ async function createAccount(request: APIRequestContext, auth: ServiceAuth, tag:
   });
   expect(res.ok(), await res.text()).toBe(true);
   return ((await res.json()) as { id: string }).id;
-}
-
-async function setProfile(
-  request: APIRequestContext,
-  auth: ServiceAuth,
-  id: string,
-  fields: Record<string, unknown>,
-) {
-  const res = await request.patch(`/rest/v1/profiles?id=eq.${id}`, { headers: headers(auth), data: fields });
-  expect(res.ok(), await res.text()).toBe(true);
 }
 
 async function setPreferences(
@@ -62,12 +58,6 @@ async function countServerLikes(request: APIRequestContext, auth: ServiceAuth, f
     },
   );
   return ((await r.json()) as unknown[]).length;
-}
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 /**

@@ -3,32 +3,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
-import { getMemberId, getServiceAuth, serviceHeaders, type ServiceAuth } from './support/service-role.ts';
+import { getMemberId, getServiceAuth, serviceHeaders, setProfile } from './support/service-role.ts';
+import { expectNoSeriousA11yViolations } from './support/axe.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
 const headers = serviceHeaders;
-
-/** Fills a profile as the service would (used for the second member; the first one uses the UI). */
-async function setProfile(
-  request: APIRequestContext,
-  auth: ServiceAuth,
-  id: string,
-  fields: Record<string, unknown>,
-) {
-  const res = await request.patch(`/rest/v1/profiles?id=eq.${id}`, { headers: headers(auth), data: fields });
-  expect(res.ok(), await res.text()).toBe(true);
-}
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 async function newMemberPage(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ baseURL });

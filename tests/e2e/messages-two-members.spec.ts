@@ -1,18 +1,12 @@
 // Messaging with two members in two browser contexts: real-time exchange, offline sending (pending, then once
 // and in order), a draft surviving a reload, typing indicator, read receipts, notifications, data export, axe.
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { test, type Browser, type Page } from '@playwright/test';
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import { getMemberId, getServiceAuth, serviceWrite } from './support/service-role.ts';
+import { expectNoSeriousA11yViolations } from './support/axe.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 async function newMemberPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ acceptDownloads: true });

@@ -64,3 +64,17 @@ export async function serviceWrite(
   const res = await request[method](url, { headers: serviceHeaders(auth), data });
   expect(res.ok(), await res.text()).toBe(true);
 }
+
+/** Fills a member's profile as the service would (a journey's second member, set up without the UI). */
+export async function setProfile(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  id: string,
+  fields: Record<string, unknown>,
+): Promise<void> {
+  const res = await request.patch(`/rest/v1/profiles?id=eq.${id}`, {
+    headers: serviceHeaders(auth),
+    data: fields,
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+}
