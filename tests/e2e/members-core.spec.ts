@@ -38,9 +38,11 @@ async function findInDeck(page: Page, name: string) {
     await expect(page.getByText('Looking for new people...')).toBeHidden({ timeout: 30_000 });
     if (await heading.isVisible()) return;
     // A deck fetched before the other member finished their profile ends early: ask again, as a member would.
+    // The deck also refreshes by itself after the member's own profile change, so the button may be gone
+    // by the time it is pressed: then the loop looks at whatever the screen shows now.
     const lookAgain = page.getByRole('button', { name: 'Look again' });
     if (await lookAgain.isVisible()) {
-      await lookAgain.click();
+      await lookAgain.click({ timeout: 5_000 }).catch(() => undefined);
       continue;
     }
     // Skip the card on screen, then wait for it to leave: checking again before the deck re-renders would
