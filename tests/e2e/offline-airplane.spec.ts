@@ -1,0 +1,223 @@
+// Airplane mode for the installed app (issue #4): the member's whole browser context (pages, the service
+// worker and the sync engine's shared worker) reaches the server only through a test proxy, and the journey
+// switches that proxy off. Unlike `context.setOffline` and `context.route` alone, nothing in the context gets
+// through while it is off; the server is checked to have received nothing.
+import crypto from 'node:crypto';
+import { test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { PENDING_IDS_SQL } from '../../src/data/pending.ts';
+import { acceptNecessaryCookies, expect, PASSWORD } from './support/accounts.ts';
+import { startNetworkSwitch, type NetworkSwitch, type SeenRequest } from './support/network-switch.ts';
+import { queryReplica } from './support/replica.ts';
+import {
+  getServiceAuth,
+  makeMatchedPair,
+  messageInput,
+  openConversation,
+  serviceGet,
+  thread,
+  type ServiceAuth,
+} from './support/two-members.ts';
+
+const SYNC_STREAM = '/sync/stream';
+
+/** A member acting through the REST API with their own access token (row-level security applies). */
+async function signInByApi(request: APIRequestContext, anonKey: string, email: string): Promise<string> {
+  const res = await request.post('/auth/v1/token?grant_type=password', {
+    headers: { apikey: anonKey, 'content-type': 'application/json' },
+    data: { email, password: PASSWORD },
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+async function sendAsMember(
+  request: APIRequestContext,
+  anonKey: string,
+  token: string,
+  message: { conversation_id: string; sender_id: string; recipient_id: string; content: string },
+): Promise<void> {
+  const res = await request.post('/rest/v1/messages', {
+    headers: { apikey: anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    data: { id: crypto.randomUUID(), type: 'text', ...message },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+}
+
+async function serverMessages(request: APIRequestContext, auth: ServiceAuth, filter: string) {
+  return serviceGet<{ id: string; content: string }[]>(
+    request,
+    auth,
+    `/rest/v1/messages?select=id,content&${filter}`,
+  );
+}
+
+/** "METHOD path: count", most frequent first. */
+function countByPath(seen: readonly SeenRequest[]): string[] {
+  const counts = new Map<string, number>();
+  for (const r of seen) {
+    const key = r.method === 'CONNECT' ? `CONNECT ${r.host}` : `${r.method} ${r.path}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([key, n]) => `${key}: ${n}`);
+}
+
+const syncStreams = (net: NetworkSwitch) => net.forwarded.filter((r) => r.path === SYNC_STREAM).length;
+
+async function openMemberPage(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  await acceptNecessaryCookies(page);
+  await page.addLocatorHandler(page.getByRole('button', { name: 'Keep Swiping' }), async (button) => {
+    await button.click();
+  });
+  return page;
+}
+
+test('in airplane mode the installed app reads and writes from the device; back online the write uploads once', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  const net = await startNetworkSwitch();
+  try {
+    const auth = await getServiceAuth(request, baseURL!);
+    // Pia's context goes through the switch. Playwright sends loopback through a context's proxy on Chromium
+    // (it adds "<-loopback>" to the bypass list), and a context's proxy covers its workers too.
+    const [pia, olaf] = await makeMatchedPair(
+      browser,
+      request,
+      auth,
+      ['Pia', 'Olaf'],
+      [{ proxy: { server: net.server } }],
+    );
+    await olaf.page.context().close();
+    const context = pia.page.context();
+    await context.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
+    // What Playwright itself sees of the context's requests (pages and service worker, not shared workers).
+    const seenByPlaywright: string[] = [];
+    context.on('request', (r) => seenByPlaywright.push(new URL(r.url()).pathname));
+
+    const olafToken = await signInByApi(request, auth.anonKey, olaf.email);
+    const [low, high] = [pia.id, olaf.id].sort();
+    const conversations = await serviceGet<{ id: string }[]>(
+      request,
+      auth,
+      `/rest/v1/conversations?select=id&participant1_id=eq.${low}&participant2_id=eq.${high}`,
+    );
+    expect(conversations).toHaveLength(1);
+    const conversationId = conversations[0]!.id;
+    const fromOlaf = (content: string) =>
+      sendAsMember(request, auth.anonKey, olafToken, {
+        conversation_id: conversationId,
+        sender_id: olaf.id,
+        recipient_id: pia.id,
+        content,
+      });
+    await fromOlaf('Hi Pia, Olaf here');
+
+    // 1. Online: the match and Olaf's message reach Pia's replica through the sync stream.
+    let page = pia.page;
+    await openConversation(page, 'Olaf');
+    await expect(thread(page).getByText('Hi Pia, Olaf here')).toBeVisible({ timeout: 30_000 });
+    // The sync stream runs in the engine's shared worker (@powersync/web's multi-tab sync), which neither
+    // `context.setOffline` nor `context.route` reaches. The proxy saw the stream: the worker's traffic goes
+    // through the switch.
+    expect(syncStreams(net)).toBeGreaterThan(0);
+    const cdp = await browser.newBrowserCDPSession();
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    await cdp.detach();
+    const piaContext = targetInfos.find((t) => t.type === 'page' && t.url === page.url())?.browserContextId;
+    expect(piaContext).toBeTruthy();
+    const workers = targetInfos.filter(
+      (t) => t.browserContextId === piaContext && t.type === 'shared_worker',
+    );
+    expect(workers.map((t) => new URL(t.url).origin)).toEqual([new URL(baseURL!).origin]);
+    console.log(
+      `[airplane] ${SYNC_STREAM} requests seen by the proxy: ${syncStreams(net)}, by Playwright's request events: ${
+        seenByPlaywright.filter((p) => p === SYNC_STREAM).length
+      }`,
+    );
+
+    // The service worker controls the page and has booted it once (config and lazy chunks through its caches).
+    await page.evaluate(async () => navigator.serviceWorker.ready);
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await expect(page.getByRole('link', { name: /Messages/ }).first()).toBeVisible({ timeout: 30_000 });
+    await expect
+      .poll(() => page.evaluate(async () => (await caches.match('/app-config.json')) !== undefined), {
+        timeout: 30_000,
+      })
+      .toBe(true);
+
+    // 2. Airplane mode: no connection leaves the context, and navigator.onLine is false.
+    net.off();
+    await context.setOffline(true);
+    const startUrl = '/match-list?source=pwa';
+    await page.goto(startUrl);
+    await expect(page.getByRole('heading', { name: 'My Matches', level: 1 })).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(page.getByRole('heading', { name: 'Olaf', level: 2 })).toBeVisible();
+    expect(await page.evaluate(() => navigator.onLine)).toBe(false);
+    await openConversation(page, 'Olaf');
+    await expect(thread(page).getByText('Hi Pia, Olaf here')).toBeVisible();
+
+    // 3. A message written in the air shows at once, as pending.
+    const text = `Written in airplane mode ${crypto.randomUUID().slice(0, 8)}`;
+    await messageInput(page).fill(text);
+    await messageInput(page).press('Enter');
+    await expect(messageInput(page)).toHaveValue('');
+    const mine = (p: Page) => thread(p).locator('[data-message-id]', { hasText: text });
+    await expect(mine(page)).toHaveAttribute('data-status', 'pending');
+    await expect(mine(page).locator('.message-status')).toHaveText('Sending...');
+    const messageId = (await mine(page).getAttribute('data-message-id'))!;
+    // (Olaf's message, read offline, has its receipt queued too.)
+    expect(messageId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await queryReplica(page, PENDING_IDS_SQL, ['messages'])).toContainEqual({ id: messageId });
+
+    // The app is closed and opened again, still in the air: nothing typed is lost, it is still pending.
+    await page.close();
+    page = await openMemberPage(context);
+    await page.goto(startUrl);
+    await expect(page.getByRole('heading', { name: 'Olaf', level: 2 })).toBeVisible({ timeout: 20_000 });
+    await openConversation(page, 'Olaf');
+    await expect(mine(page)).toHaveAttribute('data-status', 'pending');
+    await expect(mine(page)).toHaveAttribute('data-message-id', messageId);
+    expect(await queryReplica(page, PENDING_IDS_SQL, ['messages'])).toContainEqual({ id: messageId });
+
+    // 4. The context kept trying (the switch refused it), but nothing reached the server.
+    await expect.poll(() => net.refused.filter((r) => r.path === SYNC_STREAM).length).toBeGreaterThan(0);
+    expect(await serverMessages(request, auth, `id=eq.${messageId}`)).toEqual([]);
+    // Olaf writes back meanwhile.
+    await fromOlaf('Are you on a plane?');
+    await expect(thread(page).getByText('Are you on a plane?')).toHaveCount(0);
+    const refusedWhileOff = [...net.refused];
+    const streamsBefore = syncStreams(net);
+
+    // 5. Back on the ground: the message uploads once and shows as sent; Olaf's reply arrives without reload.
+    net.on();
+    await context.setOffline(false);
+    await expect(mine(page)).toHaveAttribute('data-status', 'sent', { timeout: 60_000 });
+    await expect(mine(page).locator('.message-status')).toHaveText('Sent');
+    await expect(thread(page).getByText('Are you on a plane?')).toBeVisible({ timeout: 60_000 });
+    await expect
+      .poll(async () => (await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud'))[0]?.n)
+      .toBe(0);
+    expect(
+      await serverMessages(
+        request,
+        auth,
+        `conversation_id=eq.${conversationId}&content=eq.${encodeURIComponent(text)}`,
+      ),
+    ).toEqual([{ id: messageId, content: text }]);
+    // The shared worker reconnected through the proxy by itself.
+    expect(syncStreams(net)).toBeGreaterThan(streamsBefore);
+
+    console.log(
+      `[airplane] refused while off (${refusedWhileOff.length} attempts):\n  ${countByPath(refusedWhileOff).join('\n  ')}`,
+    );
+    await context.close();
+  } finally {
+    await net.close();
+  }
+});
