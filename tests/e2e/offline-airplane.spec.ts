@@ -214,7 +214,8 @@ test('in airplane mode the installed app reads and writes from the device; back 
     expect(syncStreams(net)).toBeGreaterThan(streamsBefore);
 
     console.log(
-      `[airplane] refused while off (${refusedWhileOff.length} attempts):\n  ${countByPath(refusedWhileOff).join('\n  ')}`,
+      `[airplane] refused while off (${refusedWhileOff.length} attempts):\n  ${countByPath(refusedWhileOff).join('\n  ')}` +
+        `\n[airplane] refused as not local (Chromium's own services): ${net.external.length}`,
     );
     await context.close();
   } finally {

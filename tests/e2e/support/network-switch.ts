@@ -19,6 +19,8 @@ export interface NetworkSwitch {
   readonly forwarded: readonly SeenRequest[];
   /** Requests and tunnels refused (their connection destroyed unanswered) while off. */
   readonly refused: readonly SeenRequest[];
+  /** Requests and tunnels to anything but loopback (Chromium's own services), always refused: tests stay local. */
+  readonly external: readonly SeenRequest[];
   isOn(): boolean;
   /** Back on: new connections are passed on again. */
   on(): void;
@@ -73,6 +75,7 @@ export async function startNetworkSwitch(): Promise<NetworkSwitch> {
   let isOn = true;
   const forwarded: SeenRequest[] = [];
   const refused: SeenRequest[] = [];
+  const external: SeenRequest[] = [];
   const sockets = new Set<Duplex>();
   const track = (socket: Duplex) => {
     sockets.add(socket);
@@ -88,8 +91,10 @@ export async function startNetworkSwitch(): Promise<NetworkSwitch> {
 
   /** While off: counts the attempt and destroys its connection without an answer. */
   const refuse = (req: http.IncomingMessage, socket: Duplex): boolean => {
-    if (isOn) return false;
-    refused.push(describe(req));
+    const seen = describe(req);
+    const local = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d+)?$/.test(seen.host);
+    if (isOn && local) return false;
+    (local ? refused : external).push(seen);
     socket.destroy();
     return true;
   };
@@ -185,6 +190,7 @@ export async function startNetworkSwitch(): Promise<NetworkSwitch> {
     server: `http://127.0.0.1:${port}`,
     forwarded,
     refused,
+    external,
     isOn: () => isOn,
     on: () => {
       isOn = true;
