@@ -76,6 +76,8 @@ export async function readOps(
 /**
  * The same page as readOps, as the JSON text of the data line's op array, built by the database: one
  * text value instead of a row per op (on PGlite each row returned costs far more than the JSON it holds).
+ * The objects are concatenated text (to_json escapes the strings; a null field is left out) rather than
+ * json_build_object + json_strip_nulls + json_agg, which took about half as long again.
  */
 export async function readOpsJson(
   db: Queryable,
@@ -90,9 +92,11 @@ export async function readOpsJson(
         where bucket = $1 and op_id > $2::bigint and op_id <= $3::bigint
         order by op_id limit $4::int + 1),
      kept as (select * from page order by op_id limit $4::int)
-     select coalesce((select json_agg(json_strip_nulls(json_build_object('op_id', op_id::text, 'op', op,
-              'object_type', object_type, 'object_id', object_id, 'data', data, 'checksum', checksum))
-              order by op_id) from kept)::text, '[]') as ops,
+     select coalesce('[' || (select string_agg('{"op_id":"' || op_id || '","op":"' || op || '"'
+              || coalesce(',"object_type":' || to_json(object_type)::text, '')
+              || coalesce(',"object_id":' || to_json(object_id)::text, '')
+              || coalesce(',"data":' || to_json(data)::text, '')
+              || ',"checksum":' || checksum || '}', ',' order by op_id) from kept) || ']', '[]') as ops,
        (select max(op_id)::text from kept) as last,
        (select count(*) from page) > $4::int as has_more`,
     [bucket, after, head, limit],

@@ -104,6 +104,64 @@ begin
 end
 $$;
 
+-- One replication batch's write (see replicator.ts, applyEvents): the head moves by the number of ops, the
+-- ops, their buckets' running checksums, the row memberships and the parameter lookups, as data-modifying
+-- CTEs on disjoint rows in one statement. A function so the statement is parsed and planned once per
+-- connection, not at every batch (on PGlite that planning was most of a small batch's write).
+create or replace function heartsync_sync.write_batch(bigint, text[], bigint[], text[], text[], text[], text[], bigint[], text[], bigint[], bigint[], bigint[], text[], text[], text[], text[], text[], text[], text[], text[], text[], text[], bigint[], bigint[], text[], text[], text[], text[], text[], text[])
+returns table (base bigint, buckets json, lookups text[])
+language plpgsql as $$
+#variable_conflict use_column
+begin
+  return query
+  with s as (
+    update heartsync_sync.state set head = head + $1 returning head - $1 as base),
+  o as (
+    insert into heartsync_sync.ops (bucket, op_id, op, object_type, object_id, data, checksum)
+    select x.b, s.base + x.r, x.op, x.ot, x.oi, x.d, x.c from s,
+      unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[])
+        as x(b, r, op, ot, oi, d, c)),
+  bk as (
+    insert into heartsync_sync.buckets (bucket, checksum, op_count, last_op)
+    select x.b, x.c, x.n, s.base + x.l from s, unnest($9::text[], $10::bigint[], $11::bigint[], $12::bigint[])
+      as x(b, c, n, l)
+    on conflict (bucket) do update set
+      checksum = (heartsync_sync.buckets.checksum + excluded.checksum) % 4294967296,
+      op_count = heartsync_sync.buckets.op_count + excluded.op_count,
+      last_op = greatest(heartsync_sync.buckets.last_op, excluded.last_op)
+    returning bucket, checksum, op_count),
+  g as (
+    delete from heartsync_sync.current_rows c
+     using unnest($13::text[], $14::text[], $15::text[], $16::text[], $17::text[]) as g(t, k, b, ot, oi)
+     where c.source_table = g.t and c.source_key = g.k and c.bucket = g.b
+       and c.object_type = g.ot and c.object_id = g.oi),
+  cr as (
+    insert into heartsync_sync.current_rows (source_table, source_key, bucket, object_type, object_id, checksum, op_id)
+    select x.t, x.k, x.b, x.ot, x.oi, x.c, s.base + x.r from s,
+      unnest($18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::bigint[], $24::bigint[])
+        as x(t, k, b, ot, oi, c, r)
+    on conflict (source_table, source_key, bucket, object_type, object_id)
+    do update set checksum = excluded.checksum, op_id = excluded.op_id),
+  pf as (
+    select * from unnest($27::text[], $28::text[], $29::text[], $30::text[]) as x(t, k, l, p)),
+  pd as (
+    delete from heartsync_sync.parameter_lookups p using unnest($25::text[], $26::text[]) as r(t, k)
+     where p.source_table = r.t and p.source_key = r.k
+       and not exists (select 1 from pf where pf.t = p.source_table and pf.k = p.source_key and pf.l = p.lookup)
+    returning p.lookup),
+  pi as (
+    insert into heartsync_sync.parameter_lookups (source_table, source_key, lookup, bucket_parameters)
+    select t, k, l, p::jsonb from pf
+    on conflict (source_table, source_key, lookup) do update set bucket_parameters = excluded.bucket_parameters
+      where heartsync_sync.parameter_lookups.bucket_parameters is distinct from excluded.bucket_parameters
+    returning lookup)
+  select s.base,
+    (select json_agg(json_build_array(bucket, checksum, op_count)) from bk) as buckets,
+    array(select lookup from pd union select lookup from pi) as lookups
+  from s;
+end
+$$;
+
 -- Attaches the capture trigger to a table when it exists; returns whether it is captured.
 create or replace function heartsync_sync.capture_table(p_schema text, p_table text) returns boolean
 language plpgsql as $$

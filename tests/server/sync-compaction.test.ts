@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compactBuckets } from '../../server/sync/compact.ts';
-import { readCheckpoint, readOps, type StoredOp } from '../../server/sync/bucket-storage.ts';
+import { readCheckpoint, readOps, readOpsJson, type StoredOp } from '../../server/sync/bucket-storage.ts';
 import { Replicator } from '../../server/sync/replicator.ts';
 import { loadRules } from '../../server/sync/rules.ts';
 import { createTestDatabase, getDatabaseKinds, type TestDatabase } from '../support/test-databases.ts';
@@ -57,10 +57,15 @@ describe.each(getDatabaseKinds())('compaction on %s', (kind) => {
     await db?.destroy();
   });
 
-  async function readAll(bucket: string, after: string, head: string): Promise<StoredOp[]> {
+  /** Every op of a bucket in pages; the stream's JSON text of each page says the same as its rows. */
+  async function readAll(bucket: string, after: string, head: string, limit = 1000): Promise<StoredOp[]> {
     const all: StoredOp[] = [];
     for (;;) {
-      const page = await readOps(db, bucket, after, head, 1000);
+      const page = await readOps(db, bucket, after, head, limit);
+      const json = await readOpsJson(db, bucket, after, head, limit);
+      expect(JSON.parse(json.json)).toEqual(page.ops);
+      expect(json.last).toBe(page.ops.at(-1)?.op_id);
+      expect(json.hasMore).toBe(page.hasMore);
       all.push(...page.ops);
       const last = page.ops.at(-1);
       if (!last || !page.hasMore) return all;
@@ -121,7 +126,7 @@ describe.each(getDatabaseKinds())('compaction on %s', (kind) => {
               );
               // A fresh client gets exactly the rows, with the right checksum.
               const fresh = { rows: new Map<string, string>(), sum: 0 };
-              applyOps(fresh, await readAll(bucket, '0', after.head));
+              applyOps(fresh, await readAll(bucket, '0', after.head, 3));
               expect(fresh.rows).toEqual(truth);
               expect(fresh.sum).toBe(after.checksums.get(bucket)?.checksum ?? 0);
               // The client that was part way through continues from its position.
@@ -137,5 +142,19 @@ describe.each(getDatabaseKinds())('compaction on %s', (kind) => {
       ),
       { numRuns: 25 },
     );
+  });
+
+  it("writes a page's JSON text with every string escaped as JSON", async () => {
+    const texts = ['quote " and backslash \\', 'line\nbreak\ttab\u0001', 'unicode é 💘 \u2028', '{"v":1}'];
+    await db.query(
+      `insert into heartsync_sync.ops (bucket, op_id, op, object_type, object_id, data, checksum)
+       select 'escape-test', 9000000 + i, 'PUT', t, t, t, i from unnest($1::text[]) with ordinality as x(t, i)`,
+      [texts],
+    );
+    const page = await readOpsJson(db, 'escape-test', '0', '99999999', 1000);
+    const ops = JSON.parse(page.json) as StoredOp[];
+    expect(ops.map((o) => [o.object_type, o.object_id, o.data])).toEqual(texts.map((t) => [t, t, t]));
+    expect(ops).toEqual((await readOps(db, 'escape-test', '0', '99999999', 1000)).ops);
+    await db.query(`delete from heartsync_sync.ops where bucket = 'escape-test'`);
   });
 });

@@ -8,6 +8,7 @@ import {
   SyncStreamConnectionMethod,
   type AbstractPowerSyncDatabase,
   type PowerSyncBackendConnector,
+  type PowerSyncLogger,
   type Schema,
 } from '@powersync/node';
 import type { FastifyInstance } from 'fastify';
@@ -36,7 +37,14 @@ export interface SyncTestServer {
 
 export async function startSyncServer(
   kind: DbKind,
-  options: { rulesYaml?: string; setupSql?: string; keepaliveMs?: number; pollMs?: number } = {},
+  options: {
+    rulesYaml?: string;
+    setupSql?: string;
+    keepaliveMs?: number;
+    pollMs?: number;
+    /** More routes on the same server (the sync bench's upload endpoint). */
+    parts?: ((app: FastifyInstance, ctx: AppContext) => Promise<void>)[];
+  } = {},
 ): Promise<SyncTestServer> {
   const db = await createTestDatabase(kind);
   if (options.setupSql) await db.exec(options.setupSql);
@@ -67,7 +75,7 @@ export async function startSyncServer(
   async function start() {
     const built = await buildApp(
       { config, db, keys, events, verifyToken: (t) => keys.verify(t) },
-      [recordRequests, part],
+      [recordRequests, part, ...(options.parts ?? [])],
       {
         logger: false,
       },
@@ -108,13 +116,14 @@ export async function openSyncClient(
   schema: Schema,
   getToken: () => Promise<string>,
   uploadData: PowerSyncBackendConnector['uploadData'] = async () => {},
+  options: { logger?: PowerSyncLogger } = {},
 ): Promise<SyncClient> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-sync-client-'));
   const db = new PowerSyncDatabase({
     schema,
     // Locks are named after the file, so each client in this process needs its own name.
     database: { dbFilename: `${path.basename(dir)}.db`, dbLocation: dir },
-    logger: silentLogger as never,
+    logger: options.logger ?? (silentLogger as never),
   });
   await db.init();
   const connect = () =>
