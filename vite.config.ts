@@ -10,6 +10,9 @@ import { VitePWA } from 'vite-plugin-pwa';
 /** Paths the backend answers; the service worker never serves the app shell for them. */
 const API_PATHS = ['/auth', '/rest', '/storage', '/functions', '/sync', '/realtime', '/_outbox', '/health'];
 
+/** wa-sqlite's synchronous WASM build in the output (assets/wa-sqlite-<hash>.wasm, not wa-sqlite-async-). */
+const SYNC_WASM = /\/wa-sqlite-(?!async-)[^/]*\.wasm$/;
+
 /** The landing pre-rendered into its own page, served for / on a first visit (decision 0023). */
 const LANDING_HTML = 'landing.html';
 
@@ -139,13 +142,14 @@ export default defineConfig({
         // The app shell, lazy chunks and the sync engine's worker and WASM, so the member area opens offline.
         globPatterns: ['**/*.{js,css,html,svg,png,ico,wasm,webmanifest}'],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
-        // The replica uses the IndexedDB VFS without encryption: only wa-sqlite-async's WASM is ever loaded,
-        // so the other three builds (encrypted "mc-", synchronous for OPFS) stay out of the precache.
+        // The replica uses the OPFS VFS without encryption (src/data/replica.tsx, decision 0034): only the
+        // synchronous wa-sqlite WASM is precached. The asyncify build (IndexedDB VFS: browsers without OPFS, a
+        // replica of the IndexedDB era with unsent writes) is cached at its first use below; the encrypted "mc-"
+        // builds are never loaded.
         manifestTransforms: [
           async (entries) => ({
             manifest: entries.filter(
-              (e) =>
-                !/\/mc-wa-sqlite/.test(e.url) && (!e.url.endsWith('.wasm') || /wa-sqlite-async-/.test(e.url)),
+              (e) => !/\/mc-wa-sqlite/.test(e.url) && (!e.url.endsWith('.wasm') || SYNC_WASM.test(e.url)),
             ),
             warnings: [],
           }),
@@ -159,6 +163,18 @@ export default defineConfig({
         ],
         cleanupOutdatedCaches: true,
         runtimeCaching: [
+          {
+            // The asyncify wa-sqlite WASM, for the IndexedDB VFS; its name changes with its content.
+            // Serialized into the worker by workbox-build: self-contained, no outside references.
+            urlPattern: ({ url, sameOrigin }) =>
+              sameOrigin && /\/wa-sqlite-async-[^/]*\.wasm$/.test(url.pathname),
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'heartsync-wasm',
+              expiration: { maxEntries: 2 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
           {
             // The backend's address for this instance: fresh when online, the last copy offline so the app boots.
             urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname === '/app-config.json',

@@ -1,6 +1,8 @@
 // The member's local replica: opened after sign-in, synced and uploaded through the connector, cleared at sign-out.
 // Feature code reads with useQuery and writes with useReplica().execute(...); see src/data/README.md.
-import type { PowerSyncDatabase, QueryParam } from '@powersync/web';
+// The sync engine is a static import: this module is itself loaded only for the member area (lazily, or by the
+// entry script for a returning member), so the engine's chunk loads in parallel with this one, not after it.
+import { PowerSyncDatabase, SyncStreamConnectionMethod, WASQLiteVFS, type QueryParam } from '@powersync/web';
 import { PowerSyncContext, usePowerSync, useStatus } from '@powersync/react';
 import { useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useAuth } from '../app/auth-context.tsx';
@@ -29,6 +31,15 @@ const EXPOSE_KEY = 'heartsync.exposeReplica';
 /** The service worker's runtime cache of photos (vite.config.ts). */
 const PHOTO_CACHE = 'heartsync-photos';
 
+/**
+ * Where the replica file lives (decision 0034). OPFS, the origin private file system, through wa-sqlite's
+ * OPFSCoopSyncVFS: a dedicated database worker per tab running the synchronous WASM build (half the size of
+ * the asyncify build the IndexedDB VFS needs); the file opens and answers the first reads faster.
+ * Tabs share the file (the VFS hands its access handle from tab to tab) and the sync (a shared worker
+ * borrows one tab's database connection). IndexedDB where OPFS is missing (e.g. Firefox's private windows).
+ */
+type ReplicaStore = 'opfs' | 'indexeddb';
+
 interface OpenReplica {
   userId: string;
   db: Promise<PowerSyncDatabase>;
@@ -38,6 +49,8 @@ interface OpenReplica {
 const CONNECT_AT_LATEST_MS = 1500;
 
 let current: OpenReplica | undefined;
+/** The store of each database openDatabase returned. */
+const storeOf = new WeakMap<PowerSyncDatabase, ReplicaStore>();
 let clearing: Promise<void> | undefined;
 const refusalListeners = new Set<(refusal: UploadRefusal) => void>();
 
@@ -71,13 +84,98 @@ async function getEndpoint(): Promise<string> {
   return config.powersyncUrl ?? config.supabaseUrl;
 }
 
+/** Whether this page may use OPFS: the API exists and answers (Firefox's private windows refuse it). */
+async function opfsUsable(): Promise<boolean> {
+  try {
+    if (typeof navigator.storage?.getDirectory !== 'function') return false;
+    await navigator.storage.getDirectory();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether IndexedDB holds the replica of the IndexedDB VFS (the VFS names its database after the file). */
+async function indexedDbReplicaExists(): Promise<boolean> {
+  try {
+    if (typeof indexedDB.databases === 'function')
+      return (await indexedDB.databases()).some((d) => d.name === DB_FILENAME);
+    // Older browsers: open it, and abort the creation of a database that was not there.
+    return await new Promise<boolean>((resolve) => {
+      const request = indexedDB.open(DB_FILENAME);
+      request.onupgradeneeded = () => request.transaction?.abort();
+      request.onsuccess = () => {
+        request.result.close();
+        resolve(true);
+      };
+      request.onerror = () => resolve(false);
+    });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Deletes the replica of the IndexedDB VFS. Not awaited by callers: a tab still running an older version of the
+ * app keeps it open, and the deletion then waits for that tab (the next start checks again).
+ */
+function deleteIndexedDbReplica(): void {
+  try {
+    indexedDB.deleteDatabase(DB_FILENAME);
+  } catch {
+    /* IndexedDB unavailable: nothing stored there */
+  }
+}
+
+/**
+ * `tabOnly`: the IndexedDB database in a dedicated worker of this tab (and the sync in the tab) instead of the
+ * shared worker, so that closing it ends the worker and its IndexedDB connection at once: the shared worker
+ * would keep the connection while the page lives, and block the deletion of the database.
+ */
+function newDatabase(store: ReplicaStore, tabOnly = false): PowerSyncDatabase {
+  return new PowerSyncDatabase({
+    schema: AppSchema,
+    database: {
+      dbFilename: DB_FILENAME,
+      vfs: store === 'opfs' ? WASQLiteVFS.OPFSCoopSyncVFS : WASQLiteVFS.IDBBatchAtomicVFS,
+      ...(tabOnly ? { enableMultiTabs: false } : {}),
+    },
+  });
+}
+
+/**
+ * The store of this device's replica, opened. With OPFS, a replica of the IndexedDB era is deleted and the
+ * member's data syncs again into the OPFS file, unless it still holds this member's unsent writes: then it
+ * stays in use until they are uploaded (the check runs at each start). The checks come first: opening the
+ * OPFS file in parallel with them measured slower (bench/offline-start, decision 0034).
+ */
+async function openDatabase(userId: string | null): Promise<{ db: PowerSyncDatabase; store: ReplicaStore }> {
+  const [opfs, legacy] = await Promise.all([opfsUsable(), indexedDbReplicaExists()]);
+  if (opfs && legacy && userId !== null && readOwner() === userId) {
+    // Until its writes are uploaded, this tab alone uses the old database (other tabs open their own worker).
+    const old = newDatabase('indexeddb', true);
+    // The asyncify WASM is cached only once fetched (vite.config.ts): offline before that, the old file waits.
+    const unsent = await old
+      .init()
+      .then(() => old.getAll('select 1 from ps_crud limit 1'))
+      .catch(() => undefined);
+    if (unsent && unsent.length > 0) {
+      storeOf.set(old, 'indexeddb');
+      return { db: old, store: 'indexeddb' };
+    }
+    await old.close().catch(() => undefined);
+    if (unsent) deleteIndexedDbReplica();
+  } else if (opfs && legacy) deleteIndexedDbReplica();
+  const store: ReplicaStore = opfs ? 'opfs' : 'indexeddb';
+  const db = newDatabase(store);
+  await db.init();
+  storeOf.set(db, store);
+  return { db, store };
+}
+
 async function createReplica(userId: string): Promise<PowerSyncDatabase> {
   markStart('hs:replica-open-start');
-  // Loaded here, not at the top of the app, so public pages never download the sync engine or its WASM.
-  const { PowerSyncDatabase, SyncStreamConnectionMethod } = await import('@powersync/web');
-  markStart('hs:replica-engine-loaded');
-  const db = new PowerSyncDatabase({ schema: AppSchema, database: { dbFilename: DB_FILENAME } });
-  await db.init();
+  const { db } = await openDatabase(userId);
   markStart('hs:replica-open');
   const owner = readOwner();
   if (owner !== userId) {
@@ -169,16 +267,19 @@ export function clearReplica(): Promise<void> {
     current = undefined;
     // Other members' photos cached by the service worker go too: the next person on the device sees nothing.
     await globalThis.caches?.delete(PHOTO_CACHE).catch(() => undefined);
-    let db = await open?.db.catch(() => undefined);
+    const db = await open?.db.catch(() => undefined);
     if (!db && readOwner() === null) return;
-    if (!db) {
-      const { PowerSyncDatabase } = await import('@powersync/web');
-      db = new PowerSyncDatabase({ schema: AppSchema, database: { dbFilename: DB_FILENAME } });
-      await db.init();
+    // The file this page has open, else the one a start would open (deleting a replica of the IndexedDB era).
+    const opened = db ? { db, store: storeOf.get(db) } : await openDatabase(null);
+    await opened.db.disconnectAndClear({ clearLocal: true });
+    await opened.db.close().catch(() => undefined);
+    // A page still on the IndexedDB replica (its unsent writes) may have an OPFS file from an earlier start.
+    if (opened.store === 'indexeddb' && (await opfsUsable())) {
+      const other = await openDatabase(null);
+      await other.db.disconnectAndClear({ clearLocal: true });
+      await other.db.close().catch(() => undefined);
     }
-    await db.disconnectAndClear({ clearLocal: true });
     writeOwner(null);
-    await db.close().catch(() => undefined);
   })().finally(() => {
     clearing = undefined;
   });
