@@ -1,6 +1,7 @@
 // End-to-end journeys in Debian's Chromium against a real server started for the run.
 import fs from 'node:fs';
 import { defineConfig } from '@playwright/test';
+import { chromiumArgs } from './bench/support/chromium.ts';
 
 const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const isCI = ['1', 'true'].includes((process.env['CI'] ?? '').toLowerCase());
@@ -27,13 +28,7 @@ export default defineConfig({
     launchOptions: {
       executablePath: chromium,
       args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
+        ...chromiumArgs,
         '--use-fake-device-for-media-stream',
         '--use-fake-ui-for-media-stream',
         '--allow-loopback-in-peer-connection',

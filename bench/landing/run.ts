@@ -12,9 +12,9 @@ import react from '@vitejs/plugin-react';
 import { parseConfig } from '../../server/config.ts';
 import { createServer } from '../../server/create-server.ts';
 import { getFreePort } from '../../tests/support/test-server.ts';
+import { chromiumArgs, chromiumPath } from '../support/chromium.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const chromePath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const runs = Number(process.env['BENCH_RUNS'] ?? 3);
 
 /** Sum of the gzip sizes of the scripts index.html loads before anything else (entry + modulepreloads). */
@@ -153,17 +153,8 @@ async function main() {
   const blankPort = await getFreePort();
   const blank = await serveStatic(blankDist, blankPort);
   const chrome = await chromeLauncher.launch({
-    chromePath,
-    chromeFlags: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    chromePath: chromiumPath,
+    chromeFlags: ['--headless=new', ...chromiumArgs],
   });
   try {
     const landing = await measure('landing', `http://127.0.0.1:${appPort}/`, chrome.port);

@@ -2,7 +2,9 @@
 // we time from the app shell's load (DOMContentLoaded: the entry script has run) to the match list rendered
 // from the local replica (the 'hs:first-synced-screen' mark). Two ways: reloads in an open browser, and cold
 // launches of a new browser process on the same profile. Goal: <= 300 ms. BENCH_RUNS, BENCH_COLD_RUNS;
-// BENCH_DIST_DIR reuses a build folder and BENCH_SKIP_BUILD=1 skips the build.
+// BENCH_DIST_DIR reuses a build folder and BENCH_SKIP_BUILD=1 skips the build; BENCH_TRACE=<file> also writes
+// a Chromium trace of one more offline reload (open it in Perfetto: the page, its database worker, the service
+// worker and the WASM compile on one timeline).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,28 +19,18 @@ import type { Queryable } from '../../server/db/database.ts';
 import { seedDemoCommunity } from '../../server/demo/seed-demo.ts';
 import { createTestDatabase } from '../../tests/support/test-databases.ts';
 import { getFreePort } from '../../tests/support/test-server.ts';
+import { chromiumArgs, chromiumPath } from '../support/chromium.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const chromePath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const RELOADS = Number(process.env['BENCH_RUNS'] ?? 15);
 const COLD_LAUNCHES = Number(process.env['BENCH_COLD_RUNS'] ?? 8);
 const MESSAGES_PER_MATCH = 5;
 const GOAL_MS = 300;
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 interface StartTiming {
   /** From navigation start, ms. */
   shell: number;
   replicaOpenStart: number;
-  engineLoaded: number;
   replicaOpen: number;
   sessionRestored: number;
   screen: number;
@@ -57,14 +49,8 @@ async function readStartTiming(page: Page, expectedRows: number): Promise<StartT
   if (rows !== expectedRows)
     throw new Error(`the offline match list shows ${rows} rows, expected ${expectedRows}`);
   // No helper functions inside: tsx would wrap them in a __name() call the page does not have.
-  const names = [
-    'hs:replica-open-start',
-    'hs:replica-engine-loaded',
-    'hs:replica-open',
-    'hs:session-restored',
-    'hs:first-synced-screen',
-  ];
-  const [shell, replicaOpenStart, engineLoaded, replicaOpen, sessionRestored, screen] = await page.evaluate(
+  const names = ['hs:replica-open-start', 'hs:replica-open', 'hs:session-restored', 'hs:first-synced-screen'];
+  const [shell, replicaOpenStart, replicaOpen, sessionRestored, screen] = await page.evaluate(
     (marks) => [
       (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)
         ?.domContentLoadedEventEnd ?? NaN,
@@ -75,7 +61,6 @@ async function readStartTiming(page: Page, expectedRows: number): Promise<StartT
   return {
     shell: shell ?? NaN,
     replicaOpenStart: replicaOpenStart ?? NaN,
-    engineLoaded: engineLoaded ?? NaN,
     replicaOpen: replicaOpen ?? NaN,
     sessionRestored: sessionRestored ?? NaN,
     screen: screen ?? NaN,
@@ -97,13 +82,13 @@ function summarize(label: string, timings: StartTiming[]): { median: number; p95
   );
   console.log(
     `  medians from navigation start: shell loaded ${med((t) => t.shell)} ms, replica opening ${med((t) => t.replicaOpenStart)} ms,` +
-      ` sync engine loaded ${med((t) => t.engineLoaded)} ms, local file open ${med((t) => t.replicaOpen)} ms,` +
+      ` local file open ${med((t) => t.replicaOpen)} ms,` +
       ` session restored ${med((t) => t.sessionRestored)} ms,` +
       ` match list rendered ${med((t) => t.screen)} ms`,
   );
   console.log(
-    `  medians of the steps: shell -> replica opening ${med((t) => t.replicaOpenStart - t.shell)} ms,` +
-      ` engine import ${med((t) => t.engineLoaded - t.replicaOpenStart)} ms, db.init() ${med((t) => t.replicaOpen - t.engineLoaded)} ms,` +
+    `  medians of the steps: shell -> replica opening (its chunk holds the sync engine) ${med((t) => t.replicaOpenStart - t.shell)} ms,` +
+      ` opening the file (store checks, db.init()) ${med((t) => t.replicaOpen - t.replicaOpenStart)} ms,` +
       ` first query and render ${med((t) => t.screen - t.replicaOpen)} ms,` +
       ` from the later of open file and restored session ${med((t) => t.screen - Math.max(t.replicaOpen, t.sessionRestored))} ms`,
   );
@@ -163,10 +148,44 @@ async function prepareMember(
   return matches.data.length;
 }
 
+/** BENCH_TRACE=file: one more offline reload under Chromium's tracing, written as a trace file (chrome://tracing, Perfetto). */
+async function traceReload(
+  context: BrowserContext,
+  page: Page,
+  expectedRows: number,
+  file: string,
+): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  const events: unknown[] = [];
+  cdp.on('Tracing.dataCollected', (e: { value: unknown[] }) => events.push(...e.value));
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReportEvents',
+    traceConfig: {
+      includedCategories: [
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'v8',
+        'v8.execute',
+        'blink.user_timing',
+        'loading',
+        'ServiceWorker',
+        'toplevel',
+      ],
+    },
+  });
+  await page.reload();
+  await readStartTiming(page, expectedRows);
+  await cdp.send('Tracing.end');
+  await complete;
+  fs.writeFileSync(file, JSON.stringify({ traceEvents: events }));
+  console.log(`trace of one offline reload: ${file} (${events.length} events)`);
+}
+
 async function launch(profile: string, baseURL: string): Promise<BrowserContext> {
   return chromium.launchPersistentContext(profile, {
-    executablePath: chromePath,
-    args: CHROMIUM_ARGS,
+    executablePath: chromiumPath,
+    args: [...chromiumArgs],
     baseURL,
     viewport: { width: 1280, height: 800 },
   });
@@ -266,6 +285,7 @@ async function main() {
       await page.reload();
       reloads.push(await readStartTiming(page, matchCount));
     }
+    if (process.env['BENCH_TRACE']) await traceReload(context, page, matchCount, process.env['BENCH_TRACE']);
     await context.close();
     context = undefined;
 
