@@ -97,6 +97,13 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
   private stopped = false;
   private stopListening: (() => Promise<void>) | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
+  /**
+   * PGlite only: whether a change may have been committed since the last pass claimed the log. PGlite hands
+   * a commit's notification to the listener before the committing statement returns, and its one connection
+   * runs nothing else during a claim, so with no notification since, flush() has nothing to wait for (a write
+   * checkpoint then costs no empty pass). PostgreSQL delivers notifications later: it always makes a pass.
+   */
+  private notified = true;
 
   constructor(
     private readonly db: Database,
@@ -111,7 +118,12 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
   async start(options: { pollMs?: number } = {}): Promise<void> {
     await this.prepare();
     await this.flush();
-    this.stopListening = await this.db.listen('heartsync_sync_changes', () => this.kick());
+    this.stopListening = await this.db.listen('heartsync_sync_changes', () => {
+      this.notified = true;
+      this.kick();
+    });
+    // A change committed between the pass above and the listener is not lost: the next flush makes a pass.
+    this.notified = true;
     // The poll covers lost notifications (a dropped LISTEN connection, a PostgreSQL restart). PGlite runs
     // in this process and hands every notification to the listener as the committing statement returns,
     // so there is nothing to lose and an idle poll would only queue for its one connection.
@@ -135,6 +147,11 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
 
   /** Resolves once every change committed before the call is replicated. */
   async flush(): Promise<void> {
+    if (this.db.kind === 'pglite' && !this.notified) {
+      // Nothing committed since the running (or last) pass claimed the log.
+      while (this.running) await this.running.catch(() => {});
+      return;
+    }
     if (this.running) {
       this.again = true;
       // Wait for the current pass and the one queued after it.
@@ -255,6 +272,8 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
 
   /** One transaction: read up to BATCH_SIZE captured changes, store their ops, delete them; true if more may wait. */
   private async replicateBatch(): Promise<boolean> {
+    // Notifications from here on are for changes this claim may not see.
+    this.notified = false;
     const result = await this.db.transaction(async (tx) => {
       await this.lock(tx);
       // Claim and delete in one statement; a change committed later with a lower id is still taken next time.

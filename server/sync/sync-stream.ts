@@ -99,8 +99,8 @@ export function registerSyncRoutes(
   };
   ctx.events.on('sessions-ended', onSessionsEnded);
 
-  /** A write checkpoint was made for this member: their streams send a checkpoint carrying it. */
-  const writeCheckpoints = new Map<string, Set<() => void>>();
+  /** A write checkpoint was made for this member's client: that client's streams send a checkpoint carrying it. */
+  const writeCheckpoints = new Map<string, Set<(clientId: string, checkpoint: string) => void>>();
 
   app.get('/write-checkpoint2.json', async (request, reply) => handleWriteCheckpoint(request, reply));
   app.get('/write-checkpoint.json', async (request, reply) => handleWriteCheckpoint(request, reply));
@@ -114,7 +114,7 @@ export function registerSyncRoutes(
     // Everything committed before this request (the client's uploads) is in the ops once flush resolves.
     await replicator.flush();
     const checkpoint = await saveWriteCheckpoint(ctx.db, claims.sub, query.data.client_id ?? '');
-    for (const wake of writeCheckpoints.get(claims.sub) ?? []) wake();
+    for (const wake of writeCheckpoints.get(claims.sub) ?? []) wake(query.data.client_id ?? '', checkpoint);
     return { data: { write_checkpoint: checkpoint } };
   }
 
@@ -225,7 +225,12 @@ export function registerSyncRoutes(
     replicator.on('committed', onCommitted);
     const myWriteCheckpoints = writeCheckpoints.get(userId) ?? new Set();
     writeCheckpoints.set(userId, myWriteCheckpoints);
-    const onWriteCheckpoint = () => {
+    /** The newest write checkpoint made for this stream's client since the last one sent, if any. */
+    let madeWriteCheckpoint: string | undefined;
+    const onWriteCheckpoint = (forClient: string, checkpoint: string) => {
+      if (!clientId || forClient !== clientId) return;
+      if (madeWriteCheckpoint === undefined || BigInt(checkpoint) > BigInt(madeWriteCheckpoint))
+        madeWriteCheckpoint = checkpoint;
       readWriteCheckpoint = true;
       signal();
     };
@@ -278,14 +283,28 @@ export function registerSyncRoutes(
         }
         dirty = false;
         const priorities = () => new Map(buckets.map((b) => [b.bucket, b.priority]));
-        // From memory: the batches since the last checkpoint, when nothing else changed and none is missing.
-        if (!first && !resolveBuckets && !readWriteCheckpoint && sentHead !== undefined && !followBroken) {
+        // From memory: the batches since the last checkpoint, when nothing else changed and none is missing;
+        // a write checkpoint made meanwhile goes with them when they reach it (it is the head at the time, and
+        // this process's batches up to it were all followed), else the database is read.
+        if (
+          !first &&
+          !resolveBuckets &&
+          (!readWriteCheckpoint || madeWriteCheckpoint !== undefined) &&
+          sentHead !== undefined &&
+          !followBroken
+        ) {
           const run = followed.filter((f) => f.head > sentHead!);
           const gapless = run.every((f, i) => f.base === (i === 0 ? sentHead : run[i - 1]?.head));
-          if (gapless) {
+          const reached = run.at(-1)?.head ?? sentHead;
+          if (gapless && (madeWriteCheckpoint === undefined || BigInt(madeWriteCheckpoint) <= reached)) {
             followed = [];
+            if (madeWriteCheckpoint !== undefined) {
+              writeCheckpoint = madeWriteCheckpoint;
+              madeWriteCheckpoint = undefined;
+              readWriteCheckpoint = false;
+            }
             const last = run.at(-1);
-            if (!last) continue;
+            if (!last && writeCheckpoint === sentWriteCheckpoint) continue;
             const touched = new Map<string, { state: BucketState; ops: StoredOp[] }>();
             for (const f of run) {
               for (const [bucket, state] of f.buckets) {
@@ -295,9 +314,9 @@ export function registerSyncRoutes(
                 touched.set(bucket, t);
               }
             }
-            const head = String(last.head);
-            sentHead = last.head;
-            if (touched.size === 0) continue;
+            const head = String(reached);
+            sentHead = reached;
+            if (touched.size === 0 && writeCheckpoint === sentWriteCheckpoint) continue;
             const priority = priorities();
             // One write for the whole checkpoint: the client gets it in one chunk.
             const lines = [
@@ -337,6 +356,7 @@ export function registerSyncRoutes(
               sent.set(bucket, { bucket, checksum: t.state.checksum, count: t.state.count });
             }
             lines.push(JSON.stringify({ checkpoint_complete: { last_op_id: head } }));
+            sentWriteCheckpoint = writeCheckpoint;
             await writeText(`${lines.join('\n')}\n`);
             continue;
           }
@@ -354,6 +374,7 @@ export function registerSyncRoutes(
         streamBuckets = new Set(buckets.map((b) => b.bucket));
         if (readWriteCheckpoint) {
           readWriteCheckpoint = false;
+          madeWriteCheckpoint = undefined;
           writeCheckpoint = clientId ? await findWriteCheckpoint(ctx.db, userId, clientId) : undefined;
         }
         const names = buckets.map((b) => b.bucket);

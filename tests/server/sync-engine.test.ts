@@ -142,6 +142,7 @@ describe.each(getDatabaseKinds())('sync engine on %s', (kind) => {
         last_op_id: string;
         updated_buckets: { bucket: string; checksum: number; count: number }[];
         removed_buckets: string[];
+        write_checkpoint?: string;
       };
       data?: { bucket: string; after: string; next_after: string; data: Op[] };
       checkpoint_complete?: { last_op_id: string };
@@ -150,6 +151,9 @@ describe.each(getDatabaseKinds())('sync engine on %s', (kind) => {
     const got = new Map<string, { checksum: number; count: number; position: string }>();
     const seen: Op[] = [];
     let lastOpId = 0n;
+    let writeCheckpoint: string | undefined;
+    /** The write checkpoint of the last completed checkpoint: the client's uploads up to it are in. */
+    let completedWriteCheckpoint: string | undefined;
     /** Reads and checks lines until a checkpoint_complete after which `until` holds. */
     const readUntil = async (until: () => boolean) => {
       for (;;) {
@@ -167,6 +171,7 @@ describe.each(getDatabaseKinds())('sync engine on %s', (kind) => {
         if (cp) {
           expect(BigInt(cp.last_op_id)).toBeGreaterThanOrEqual(lastOpId);
           lastOpId = BigInt(cp.last_op_id);
+          if (line.checkpoint_diff?.write_checkpoint) writeCheckpoint = line.checkpoint_diff.write_checkpoint;
           for (const b of 'buckets' in cp ? cp.buckets : cp.updated_buckets) expected.set(b.bucket, b);
           for (const b of line.checkpoint_diff?.removed_buckets ?? []) expected.delete(b);
         }
@@ -188,6 +193,8 @@ describe.each(getDatabaseKinds())('sync engine on %s', (kind) => {
         }
         if (line.checkpoint_complete) {
           expect(line.checkpoint_complete.last_op_id).toBe(String(lastOpId));
+          if (writeCheckpoint !== undefined) expect(lastOpId).toBeGreaterThanOrEqual(BigInt(writeCheckpoint));
+          completedWriteCheckpoint = writeCheckpoint;
           for (const [bucket, e] of expected) {
             const mine = got.get(bucket) ?? { checksum: 0, count: 0 };
             expect({ bucket, checksum: mine.checksum, count: mine.count }).toEqual({
@@ -210,12 +217,32 @@ describe.each(getDatabaseKinds())('sync engine on %s', (kind) => {
       t.db.query(`insert into t_items (id, list_id, title) values ($1, $2, $3)`, [id, aliceList, title]);
     await insert('wire');
     await readUntil(() => putOf(id) === 1);
+    // A write checkpoint of this client arrives in a checkpoint that reaches it (sent from what the stream
+    // followed); one of another client of the same member is not this stream's.
+    const requestWriteCheckpoint = async (client: string) => {
+      const r = await t.app.inject({
+        url: `/write-checkpoint2.json?client_id=${client}`,
+        headers: { authorization: `Token ${await t.signToken(alice)}` },
+      });
+      return r.json<{ data: { write_checkpoint: string } }>().data.write_checkpoint;
+    };
+    const firstWriteCheckpoint = await requestWriteCheckpoint('wire');
+    await readUntil(() => completedWriteCheckpoint === firstWriteCheckpoint);
     // Bob's list is not Alice's: that batch moves the head without touching her buckets.
     await t.db.query(`insert into t_items (id, list_id, title) values (gen_random_uuid(), $1, 'b')`, [
       bobList,
     ]);
     await t.db.query(`update t_items set title = 'wire 2' where id = $1`, [id]);
     await readUntil(() => putOf(id) === 2);
+    const elsewhere = await requestWriteCheckpoint('elsewhere');
+    // Bob's batch moved the head past Alice's last change: the checkpoint carrying it reaches that head.
+    await t.db.query(`insert into t_items (id, list_id, title) values (gen_random_uuid(), $1, 'b2')`, [
+      bobList,
+    ]);
+    const secondWriteCheckpoint = await requestWriteCheckpoint('wire');
+    expect(BigInt(secondWriteCheckpoint)).toBeGreaterThan(BigInt(elsewhere));
+    await readUntil(() => completedWriteCheckpoint === secondWriteCheckpoint);
+    expect(completedWriteCheckpoint).not.toBe(elsewhere);
     await t.db.query('delete from t_items where id = $1', [id]);
     await readUntil(() => removesOf(id) === 1);
     // The same row again, exactly as it was deleted: it was removed, so it must come back.
