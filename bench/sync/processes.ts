@@ -492,6 +492,8 @@ if (process.send && process.argv[2]) {
   };
   const handlers = roles[role]?.();
   if (!handlers) throw new Error(`unknown bench role ${role}`);
+  // A parent that dies (an error, Ctrl-C) takes its roles with it.
+  process.on('disconnect', () => process.exit(0));
   process.on('message', (m: Message) => {
     if (m.type !== 'call') return;
     if (m.method === 'exit') {
