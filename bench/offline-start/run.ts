@@ -17,6 +17,7 @@ import { parseConfig } from '../../server/config.ts';
 import { createServer } from '../../server/create-server.ts';
 import type { Queryable } from '../../server/db/database.ts';
 import { seedDemoCommunity } from '../../server/demo/seed-demo.ts';
+import { acceptNecessaryCookies } from '../../tests/e2e/support/accounts.ts';
 import { createTestDatabase } from '../../tests/support/test-databases.ts';
 import { getFreePort } from '../../tests/support/test-server.ts';
 import { chromiumArgs, chromiumPath } from '../support/chromium.ts';
@@ -241,18 +242,7 @@ async function main() {
 
     // Online once: sign in, let the replica sync and the service worker take control and cache the config.
     context = await launch(profile, origin);
-    await context.addInitScript(() =>
-      localStorage.setItem(
-        'cookieConsent',
-        JSON.stringify({
-          consented: true,
-          necessary: true,
-          analytics: false,
-          marketing: false,
-          date: new Date().toISOString(),
-        }),
-      ),
-    );
+    await acceptNecessaryCookies(context);
     const page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
     await page.goto('/login');

@@ -7,6 +7,7 @@ import { test, type APIRequestContext, type BrowserContext, type Page } from '@p
 import { PENDING_IDS_SQL } from '../../src/data/pending.ts';
 import { acceptNecessaryCookies, expect, PASSWORD } from './support/accounts.ts';
 import { startNetworkSwitch, type NetworkSwitch, type SeenRequest } from './support/network-switch.ts';
+import { makeReadyForOffline } from './support/offline.ts';
 import { queryReplica } from './support/replica.ts';
 import {
   getServiceAuth,
@@ -139,15 +140,9 @@ test('in airplane mode the installed app reads and writes from the device; back 
     );
 
     // The service worker controls the page and has booted it once (config and lazy chunks through its caches).
-    await page.evaluate(async () => navigator.serviceWorker.ready);
-    await page.reload();
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-    await expect(page.getByRole('link', { name: /Messages/ }).first()).toBeVisible({ timeout: 30_000 });
-    await expect
-      .poll(() => page.evaluate(async () => (await caches.match('/app-config.json')) !== undefined), {
-        timeout: 30_000,
-      })
-      .toBe(true);
+    await makeReadyForOffline(page, () =>
+      expect(page.getByRole('link', { name: /Messages/ }).first()).toBeVisible({ timeout: 30_000 }),
+    );
 
     // 2. Airplane mode: no connection leaves the context, and navigator.onLine is false.
     net.off();

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { PENDING_IDS_SQL } from '../../src/data/pending.ts';
 import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import { makeReadyForOffline } from './support/offline.ts';
 import { queryReplica, type ReplicaHandle } from './support/replica.ts';
 import { getServiceAuth, type ServiceAuth } from './support/service-role.ts';
 import {
@@ -126,17 +127,9 @@ test('synced data shows without reload, opens offline, and an offline write uplo
     .toBe(1);
 
   // Let the service worker control the page, then go offline and reload: shell and data come from the device.
-  await page.evaluate(async () => navigator.serviceWorker.ready);
-  await page.reload();
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-  // The controlled page must have booted once (its config and lazy chunks went through the worker's
-  // caches) before the network goes; otherwise the offline reload races the first caching.
-  await expect(page.getByRole('link', { name: /Messages/ }).first()).toBeVisible({ timeout: 30_000 });
-  await expect
-    .poll(() => page.evaluate(async () => (await caches.match('/app-config.json')) !== undefined), {
-      timeout: 30_000,
-    })
-    .toBe(true);
+  await makeReadyForOffline(page, () =>
+    expect(page.getByRole('link', { name: /Messages/ }).first()).toBeVisible({ timeout: 30_000 }),
+  );
   // Chromium's offline switch covers the page, not the service worker's own requests: the context also
   // refuses every API request while offline (the page's and the service worker's; the sync engine's shared
   // worker is reached by neither, see decision 0032).

@@ -4,6 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import { makeReadyForOffline } from './support/offline.ts';
 import { queryReplica, type ReplicaHandle } from './support/replica.ts';
 import { getMemberId, getServiceAuth, serviceHeaders, type ServiceAuth } from './support/service-role.ts';
 
@@ -92,15 +93,9 @@ test('profile edits made offline stay pending across a reload and land once back
   });
 
   // Let the service worker control the page and cache what it needs, then go offline.
-  await page.evaluate(async () => navigator.serviceWorker.ready);
-  await page.reload();
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-  await expect(page.getByLabel('Name')).toHaveValue('Olga Offline', { timeout: 30_000 });
-  await expect
-    .poll(() => page.evaluate(async () => (await caches.match('/app-config.json')) !== undefined), {
-      timeout: 30_000,
-    })
-    .toBe(true);
+  await makeReadyForOffline(page, () =>
+    expect(page.getByLabel('Name')).toHaveValue('Olga Offline', { timeout: 30_000 }),
+  );
   await context.setOffline(true);
 
   // Offline: the city list still loads (it ships with the app), edits save to the device and show as pending.

@@ -71,8 +71,8 @@ export async function signIn(page: Page, email: string, options: { remember?: bo
   await expect(page).not.toHaveURL(/\/login$/);
 }
 
-/** Stores a consent record so the banner does not cover the page. */
-export async function acceptNecessaryCookies(page: Page): Promise<void> {
+/** Stores a consent record so the banner does not cover the page (of one page, or of every page of a context). */
+export async function acceptNecessaryCookies(page: Pick<Page, 'addInitScript'>): Promise<void> {
   await page.addInitScript(() => {
     localStorage.setItem(
       'cookieConsent',
