@@ -5,10 +5,7 @@
  * (in parallel) the auth client has restored the stored session; then a screen shows synced rows.
  */
 export type StartMark =
-  | 'hs:replica-open-start'
-  | 'hs:replica-open'
-  | 'hs:session-restored'
-  | 'hs:first-synced-screen';
+  'hs:replica-open-start' | 'hs:replica-open' | 'hs:session-restored' | 'hs:first-synced-screen';
 
 export function markStart(name: StartMark): void {
   if (typeof performance === 'undefined' || performance.getEntriesByName(name, 'mark').length > 0) return;
