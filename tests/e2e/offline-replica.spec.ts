@@ -20,7 +20,7 @@ import {
 const API_ROUTE = /\/(?:auth\/v1|rest\/v1|storage\/v1|functions\/v1|sync|realtime\/v1)\//;
 
 /** What the sync engine downloads: its workers, wa-sqlite and the WASM. */
-const SYNC_ENGINE_ASSET = /wa-sqlite|\.wasm|\/worker-|powersync|\/replica-|IDBBatchAtomicVFS/i;
+const SYNC_ENGINE_ASSET = /wa-sqlite|\.wasm|\/worker-|powersync|\/replica-|VFS-/i;
 
 function asService(auth: ServiceAuth) {
   return { apikey: auth.anonKey, authorization: `Bearer ${auth.token}`, 'content-type': 'application/json' };
