@@ -457,6 +457,8 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
             className="input flex-1 resize-none"
             placeholder="Type a message... (Enter sends, Shift+Enter for a new line)"
             value={text}
+            // Until this conversation's draft is back, typing would be overwritten by it (nothing typed is lost).
+            readOnly={!draftLoaded}
             maxLength={MESSAGE_MAX_LENGTH}
             onChange={(e) => {
               setText(e.target.value);
