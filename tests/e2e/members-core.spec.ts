@@ -28,7 +28,8 @@ function makePhotoFile(): string {
 /** Skips other cards until the named member is on top of the deck (other test members may rank higher). */
 async function findInDeck(page: Page, name: string) {
   const heading = page.getByTestId('discovery-card').getByRole('heading', { name: new RegExp(`^${name}`) });
-  for (let i = 0; i < 10; i++) {
+  // Bounded by the deck, not by a guess: members made by earlier journeys of the run may rank above them.
+  for (let i = 0; i < 60; i++) {
     await expect(page.getByTestId('discovery-card').or(page.getByText('No more people for now'))).toBeVisible(
       {
         timeout: 20_000,
