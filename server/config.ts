@@ -44,6 +44,8 @@ export const configSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STREAM_API_KEY: z.string().optional(),
   STREAM_API_SECRET: z.string().optional(),
+  /** Server processes to run on one port (PostgreSQL only: PGlite serves one process). */
+  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   /** Interval of the scheduler that runs the SQL job functions. */
   JOB_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
 });

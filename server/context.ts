@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { JwtClaims, Keys } from './auth/keys.ts';
+import type { ClusterBus } from './cluster/cluster-bus.ts';
 
 /** Events parts of the server tell each other about (e.g. realtime closes sockets of ended sessions). */
 export interface ServerEvents {
@@ -19,6 +20,8 @@ export interface AppContext {
   keys: Keys;
   log: FastifyBaseLogger;
   events: ServerEventBus;
+  /** The other server processes on the same PostgreSQL (a bus that sends nothing when alone). */
+  bus: ClusterBus;
   /**
    * Verifies an access token or API key and that its session is still live; throws when not.
    * The auth part replaces the signature-only default with one that also checks the session.

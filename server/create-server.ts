@@ -7,6 +7,7 @@ import type { Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open-database.ts';
 import { loadOrCreateKeys } from './auth/keys.ts';
+import { connectProcesses } from './cluster/connect-processes.ts';
 import { parts as defaultParts } from './parts.ts';
 
 export interface Server {
@@ -28,16 +29,25 @@ export async function createServer(
     if (!options.skipMigrations) await migrate(db, { log: (m) => console.log(m) });
     const keys = await loadOrCreateKeys(config.dataDir, `${config.publicUrl}/auth/v1`);
     const events = new ServerEventBus();
-    const { app, ctx } = await buildApp(
-      { config, db, keys, events, verifyToken: (t) => keys.verify(t) },
-      defaultParts,
-      options,
-    );
+    const bus = await connectProcesses(db, events, { warn: (m) => console.warn(m) });
+    let built;
+    try {
+      built = await buildApp(
+        { config, db, keys, events, bus, verifyToken: (t) => keys.verify(t) },
+        defaultParts,
+        options,
+      );
+    } catch (e) {
+      await bus.close().catch(() => {});
+      throw e;
+    }
+    const { app, ctx } = built;
     return {
       app,
       ctx,
       async close() {
         await app.close();
+        await bus.close();
         if (!options.db) await db.close();
       },
     };

@@ -20,7 +20,8 @@ export async function registerRealtime(app: FastifyInstance, ctx: AppContext): P
   if (!app.hasDecorator('websocketServer')) {
     await app.register(websocket, { options: { maxPayload: REALTIME_LIMITS.maxWirePayloadBytes } });
   }
-  const hub = new RealtimeHub();
+  // Broadcasts and presence cross to the other server processes on the same PostgreSQL (decision 0052).
+  const hub = new RealtimeHub(ctx.bus);
   await registerBroadcastApi(app, ctx, hub);
 
   const onSessionsEnded = ({ userId, sessionIds }: { userId: string; sessionIds: string[] | 'all' }) =>
@@ -38,6 +39,7 @@ export async function registerRealtime(app: FastifyInstance, ctx: AppContext): P
   app.addHook('onClose', async () => {
     clearInterval(idleSweep);
     ctx.events.off('sessions-ended', onSessionsEnded);
+    hub.close();
   });
 
   app.get(

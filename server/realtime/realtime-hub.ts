@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { JwtClaims } from '../auth/keys.ts';
+import type { ClusterBus } from '../cluster/cluster-bus.ts';
 import { encodeBinaryBroadcast, ENCODING_JSON, type PhoenixMessage, type Vsn } from './protocol.ts';
 import { ONLINE_USERS_REFRESH_KEYS, type TopicAccess } from './topics.ts';
 
@@ -68,9 +69,109 @@ function toMeta(subscription: Subscription): Record<string, unknown> {
   return { ...p.meta, phx_ref: p.ref };
 }
 
+/** How often a process tells the others it is alive, and after how long without word it counts as gone. */
+const ALIVE_EVERY_MS = 5_000;
+const GONE_AFTER_MS = 20_000;
+
+/**
+ * Presence tracked on another server process, by that process's bus origin: topic -> presence map. Kept
+ * from the diffs it publishes; dropped (as leaves) when it says goodbye or stops saying it is alive.
+ */
+interface RemoteProcess {
+  topics: Map<string, PresenceMap>;
+  lastHeard: number;
+}
+
+function applyDiff(state: PresenceMap, joins: PresenceMap, leaves: PresenceMap): void {
+  for (const [key, { metas }] of Object.entries(leaves)) {
+    const entry = state[key];
+    if (!entry) continue;
+    const refs = new Set(metas.map((m) => m['phx_ref']));
+    entry.metas = entry.metas.filter((m) => !refs.has(m['phx_ref']));
+    if (entry.metas.length === 0) delete state[key];
+  }
+  for (const [key, { metas }] of Object.entries(joins)) {
+    (state[key] ??= { metas: [] }).metas.push(...metas);
+  }
+}
+
 export class RealtimeHub {
   private readonly topics = new Map<string, Set<Subscription>>();
   readonly peers = new Set<HubPeer>();
+  private readonly remotes = new Map<string, RemoteProcess>();
+  private readonly stopBus: (() => void)[] = [];
+  private aliveTimer: NodeJS.Timeout | undefined;
+
+  /** With a shared bus, broadcasts and presence reach the subscribers of every server process. */
+  constructor(private readonly bus?: ClusterBus) {
+    if (!bus?.shared) return;
+    const heard = (origin: string) => {
+      const r = this.remotes.get(origin) ?? { topics: new Map(), lastHeard: 0 };
+      r.lastHeard = Date.now();
+      this.remotes.set(origin, r);
+      return r;
+    };
+    this.stopBus.push(
+      bus.on('rt-broadcast', (m, origin) => {
+        heard(origin);
+        this.sendBroadcastHere(m.topic, {
+          userEvent: m.event,
+          encoding: m.encoding,
+          payload: Buffer.from(m.payload, 'base64'),
+        });
+      }),
+      bus.on('rt-presence', (m, origin) => {
+        const r = heard(origin);
+        const state = r.topics.get(m.topic) ?? {};
+        applyDiff(state, m.joins, m.leaves);
+        if (Object.keys(state).length === 0) r.topics.delete(m.topic);
+        else r.topics.set(m.topic, state);
+        this.sendPresenceDiffHere(m.topic, m.joins, m.leaves);
+      }),
+      bus.on('process-hello', (_m, origin) => {
+        heard(origin);
+        // The newcomer learns what is present here; it has no subscribers yet, so nobody here needs a diff.
+        const topics: Record<string, PresenceMap> = {};
+        for (const topic of this.topics.keys()) {
+          const state = this.getLocalPresenceState(topic);
+          if (Object.keys(state).length > 0) topics[topic] = state;
+        }
+        bus.publish('rt-presence-state', { topics, to: origin });
+      }),
+      bus.on('rt-presence-state', (m, origin) => {
+        if (m.to !== bus.origin) return;
+        const r = heard(origin);
+        for (const [topic, state] of Object.entries(m.topics)) {
+          const before = r.topics.get(topic) ?? {};
+          r.topics.set(topic, state);
+          this.sendPresenceDiffHere(topic, state, before);
+        }
+      }),
+      bus.on('process-alive', (_m, origin) => void heard(origin)),
+      bus.on('process-bye', (_m, origin) => this.dropRemote(origin)),
+    );
+    bus.publish('process-hello', {});
+    this.aliveTimer = setInterval(() => {
+      bus.publish('process-alive', {});
+      const cutoff = Date.now() - GONE_AFTER_MS;
+      for (const [origin, r] of this.remotes) if (r.lastHeard < cutoff) this.dropRemote(origin);
+    }, ALIVE_EVERY_MS);
+    this.aliveTimer.unref();
+  }
+
+  /** Tells the other processes this one leaves (its members' presence goes at once); stops listening. */
+  close(): void {
+    clearInterval(this.aliveTimer);
+    for (const stop of this.stopBus.splice(0)) stop();
+    if (this.bus?.shared) this.bus.publish('process-bye', {});
+  }
+
+  private dropRemote(origin: string): void {
+    const r = this.remotes.get(origin);
+    if (!r) return;
+    this.remotes.delete(origin);
+    for (const [topic, state] of r.topics) this.sendPresenceDiffHere(topic, {}, state);
+  }
 
   getSubscribers(topic: string): ReadonlySet<Subscription> {
     return this.topics.get(topic) ?? new Set();
@@ -95,8 +196,17 @@ export class RealtimeHub {
     }
   }
 
-  /** Current presence of a topic in the shape realtime-js expects in presence_state. */
+  /** Current presence of a topic (on every process) in the shape realtime-js expects in presence_state. */
   getPresenceState(topic: string): PresenceMap {
+    const state = this.getLocalPresenceState(topic);
+    for (const r of this.remotes.values()) {
+      const remote = r.topics.get(topic);
+      if (remote) applyDiff(state, remote, {});
+    }
+    return state;
+  }
+
+  private getLocalPresenceState(topic: string): PresenceMap {
     const state: PresenceMap = {};
     for (const s of this.getSubscribers(topic)) {
       if (!s.presence) continue;
@@ -136,7 +246,14 @@ export class RealtimeHub {
     this.sendPresenceDiff(subscription.topic, {}, { [subscription.presenceKey]: { metas: [left] } });
   }
 
+  /** A presence change of a subscription on this process: to its subscribers here and to the other processes. */
   private sendPresenceDiff(topic: string, joins: PresenceMap, leaves: PresenceMap): void {
+    this.sendPresenceDiffHere(topic, joins, leaves);
+    if (this.bus?.shared) this.bus.publish('rt-presence', { topic, joins, leaves });
+  }
+
+  private sendPresenceDiffHere(topic: string, joins: PresenceMap, leaves: PresenceMap): void {
+    if (Object.keys(joins).length === 0 && Object.keys(leaves).length === 0) return;
     for (const s of this.getSubscribers(topic)) {
       if (!s.presenceEnabled) continue;
       s.peer.send({
@@ -149,8 +266,22 @@ export class RealtimeHub {
     }
   }
 
-  /** Passes a user broadcast to the topic's subscribers (the sender too only when it asked for self). */
+  /**
+   * Passes a user broadcast to the topic's subscribers (the sender too only when it asked for self), on
+   * this process and, through the bus, on the others.
+   */
   broadcast(topic: string, out: BroadcastOut, sender?: Subscription): void {
+    this.sendBroadcastHere(topic, out, sender);
+    if (this.bus?.shared)
+      this.bus.publish('rt-broadcast', {
+        topic,
+        event: out.userEvent,
+        encoding: out.encoding,
+        payload: out.payload.toString('base64'),
+      });
+  }
+
+  private sendBroadcastHere(topic: string, out: BroadcastOut, sender?: Subscription): void {
     let binary: Buffer | undefined | null = null; // null = not built yet
     let jsonPayload: unknown;
     let jsonParsed = false;

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { compactBuckets } from './compact.ts';
-import { Replicator } from './replicator.ts';
+import { Replicator, type BucketState, type CommittedBatch } from './replicator.ts';
 import { loadRules, loadRulesFile, type LoadedRules } from './rules.ts';
 import { registerSyncRoutes } from './sync-stream.ts';
 
@@ -29,6 +29,46 @@ export function getSyncService(app: FastifyInstance): SyncService {
   return s;
 }
 
+/** More bucket names than this in one batch are not listed: the other processes' streams all re-read. */
+const MAX_RELAYED_NAMES = 200;
+const NOTHING: BucketState = { checksum: 0, count: 0, ops: [] };
+
+/**
+ * Tells the other server processes about each batch this process's replicator committed, and hands theirs
+ * to this process's streams, so a change reaches every connected replica with no poll (decision 0052). A
+ * relayed batch has no base: streams that hold one of its buckets read the database, as after any gap.
+ */
+function relayBatches(ctx: AppContext, replicator: Replicator): () => void {
+  if (!ctx.bus.shared) return () => {};
+  const relayed = new WeakSet<CommittedBatch>();
+  const onCommitted = (batch: CommittedBatch) => {
+    if (relayed.has(batch)) return;
+    const buckets = batch.buckets.size <= MAX_RELAYED_NAMES ? [...batch.buckets.keys()] : null;
+    const lookups = batch.lookups && batch.lookups.size <= MAX_RELAYED_NAMES ? [...batch.lookups] : null;
+    ctx.bus.publish('sync-batch', { buckets, parametersChanged: batch.parametersChanged, lookups });
+  };
+  replicator.on('committed', onCommitted);
+  const stop = ctx.bus.on('sync-batch', (m) => {
+    const batch: CommittedBatch =
+      m.buckets === null
+        ? // Too many to name: every stream re-resolves its buckets and reads the database.
+          { base: undefined, head: undefined, buckets: new Map(), parametersChanged: true }
+        : {
+            base: undefined,
+            head: undefined,
+            buckets: new Map(m.buckets.map((b) => [b, NOTHING])),
+            parametersChanged: m.parametersChanged,
+            ...(m.lookups ? { lookups: new Set(m.lookups) } : {}),
+          };
+    relayed.add(batch);
+    replicator.emit('committed', batch);
+  });
+  return () => {
+    replicator.off('committed', onCommitted);
+    stop();
+  };
+}
+
 export function createSyncPart(options: SyncPartOptions = {}) {
   return async function syncPart(app: FastifyInstance, ctx: AppContext): Promise<void> {
     const rules = options.rulesYaml === undefined ? loadRulesFile() : loadRules(options.rulesYaml);
@@ -37,6 +77,7 @@ export function createSyncPart(options: SyncPartOptions = {}) {
       error: (m) => ctx.log.error(m),
     });
     await replicator.start({ ...(options.pollMs ? { pollMs: options.pollMs } : {}) });
+    const stopRelay = relayBatches(ctx, replicator);
     const closeStreams = registerSyncRoutes(app, ctx, {
       rules,
       replicator,
@@ -54,6 +95,7 @@ export function createSyncPart(options: SyncPartOptions = {}) {
     // Open streams would hold the HTTP server open: end them before it closes.
     app.addHook('preClose', async () => {
       clearInterval(timer);
+      stopRelay();
       closeStreams();
     });
     app.addHook('onClose', async () => {

@@ -102,6 +102,10 @@ export function registerSyncRoutes(
   /** A write checkpoint was made for this member's client: that client's streams send a checkpoint carrying it. */
   const writeCheckpoints = new Map<string, Set<(clientId: string, checkpoint: string) => void>>();
 
+  const stopWriteCheckpoints = ctx.bus.on('sync-write-checkpoint', (m) => {
+    for (const wake of writeCheckpoints.get(m.userId) ?? []) wake(m.clientId, m.checkpoint);
+  });
+
   app.get('/write-checkpoint2.json', async (request, reply) => handleWriteCheckpoint(request, reply));
   app.get('/write-checkpoint.json', async (request, reply) => handleWriteCheckpoint(request, reply));
 
@@ -115,6 +119,12 @@ export function registerSyncRoutes(
     await replicator.flush();
     const checkpoint = await saveWriteCheckpoint(ctx.db, claims.sub, query.data.client_id ?? '');
     for (const wake of writeCheckpoints.get(claims.sub) ?? []) wake(query.data.client_id ?? '', checkpoint);
+    // The client's stream may be open on another server process.
+    ctx.bus.publish('sync-write-checkpoint', {
+      userId: claims.sub,
+      clientId: query.data.client_id ?? '',
+      checkpoint,
+    });
     return { data: { write_checkpoint: checkpoint } };
   }
 
@@ -461,6 +471,7 @@ export function registerSyncRoutes(
 
   return () => {
     ctx.events.off('sessions-ended', onSessionsEnded);
+    stopWriteCheckpoints();
     for (const s of open) s.end();
   };
 }

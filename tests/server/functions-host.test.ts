@@ -10,6 +10,7 @@ import { buildApp } from '../../server/app.ts';
 import { loadOrCreateKeys, type Keys } from '../../server/auth/keys.ts';
 import { parseConfig } from '../../server/config.ts';
 import { ServerEventBus } from '../../server/context.ts';
+import { createLocalBus } from '../../server/cluster/cluster-bus.ts';
 import { createFunctionsPart } from '../../server/functions/functions-part.ts';
 import { createTestDatabase, getDatabaseKinds, type TestDatabase } from '../support/test-databases.ts';
 
@@ -27,7 +28,14 @@ describe.each(getDatabaseKinds())('functions host on %s', (kind) => {
     const config = parseConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO: '0' });
     keys = await loadOrCreateKeys(dataDir, 'http://127.0.0.1/auth/v1');
     ({ app } = await buildApp(
-      { config, db, keys, events: new ServerEventBus(), verifyToken: (t) => keys.verify(t) },
+      {
+        config,
+        db,
+        keys,
+        events: new ServerEventBus(),
+        bus: createLocalBus(),
+        verifyToken: (t) => keys.verify(t),
+      },
       [
         createFunctionsPart({
           dir: fixtures,

@@ -16,6 +16,7 @@ import { buildApp } from '../../server/app.ts';
 import { loadOrCreateKeys } from '../../server/auth/keys.ts';
 import { parseConfig } from '../../server/config.ts';
 import { ServerEventBus, type AppContext } from '../../server/context.ts';
+import { createLocalBus } from '../../server/cluster/cluster-bus.ts';
 import { createSyncPart, getSyncService, type SyncService } from '../../server/sync/sync-part.ts';
 import { createTestDatabase, type DbKind, type TestDatabase } from '../support/test-databases.ts';
 import { getFreePort } from '../support/test-server.ts';
@@ -74,7 +75,7 @@ export async function startSyncServer(
   };
   async function start() {
     const built = await buildApp(
-      { config, db, keys, events, verifyToken: (t) => keys.verify(t) },
+      { config, db, keys, events, bus: createLocalBus(), verifyToken: (t) => keys.verify(t) },
       [recordRequests, part, ...(options.parts ?? [])],
       {
         logger: false,

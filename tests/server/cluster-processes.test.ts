@@ -1,0 +1,243 @@
+// Two server processes on one PostgreSQL serve one community (decision 0052): realtime broadcast and
+// presence cross between them, a sign-out through one closes the member's channel on the other, and a
+// row written through one reaches a replica synced from the other with the safety poll turned off.
+// Each "process" is a full server (its own pool, bus, hub and replicator) in this test's process, so
+// the only way between them is PostgreSQL; `npm start` with WORKERS=2 is checked as a child process.
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { Schema, Table, column } from '@powersync/node';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../server/config.ts';
+import { createServer, type Server } from '../../server/create-server.ts';
+import { openDatabase } from '../../server/db/open-database.ts';
+import { getSyncService } from '../../server/sync/sync-part.ts';
+import { getDatabaseKinds } from '../support/test-databases.ts';
+import { getFreePort, startTestServer, type TestServer } from '../support/test-server.ts';
+import {
+  closeClient,
+  createMember,
+  makeClient,
+  subscribe,
+  waitFor,
+  type Member,
+} from './realtime-support.ts';
+import { openSyncClient, waitFor as waitForValue, type SyncClient } from './sync-support.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+const schema = new Schema({
+  lovy_messages: new Table({ user_id: column.text, role: column.text, content: column.text }),
+});
+
+describe.runIf(getDatabaseKinds().includes('postgres'))('two server processes on one PostgreSQL', () => {
+  let a: TestServer;
+  /** The second process: same database, same keys and public URL, its own port. */
+  let b: TestServer;
+  let bServer: Server;
+  let alice: Member;
+  let bob: Member;
+  const clients: SupabaseClient[] = [];
+  const syncClients: SyncClient[] = [];
+
+  beforeAll(async () => {
+    a = await startTestServer('postgres');
+    const port = await getFreePort();
+    const db = await openDatabase({ databaseUrl: a.db.url!, dataDir: a.dataDir }, () => {});
+    const config = parseConfig({
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      // One community has one public URL: tokens name it as their issuer, whichever process made them.
+      PUBLIC_URL: a.url,
+      DATA_DIR: a.dataDir,
+      DEMO: '0',
+      LOG_LEVEL: 'silent',
+    });
+    bServer = await createServer(config, { db, skipMigrations: true, logger: false });
+    await bServer.app.listen({ port, host: '127.0.0.1' });
+    b = {
+      ...a,
+      url: `http://127.0.0.1:${port}`,
+      server: bServer,
+      async close() {
+        await bServer.close();
+        await db.close();
+      },
+    };
+    alice = await createMember(a);
+    bob = await createMember(a);
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map(closeClient));
+    await Promise.all(syncClients.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  const client = async (t: TestServer, token: string) => {
+    const c = await makeClient(t, token);
+    clients.push(c);
+    return c;
+  };
+
+  it('a broadcast sent on one process reaches a subscriber on the other, in order', async () => {
+    const topic = `public:cluster-${crypto.randomUUID().slice(0, 8)}`;
+    const onB = (await client(b, bob.token)).channel(topic);
+    const got: number[] = [];
+    onB.on('broadcast', { event: 'n' }, ({ payload }) => got.push((payload as { n: number }).n));
+    expect((await subscribe(onB)).status).toBe('SUBSCRIBED');
+    const onA = (await client(a, alice.token)).channel(topic);
+    expect((await subscribe(onA)).status).toBe('SUBSCRIBED');
+    for (let n = 1; n <= 20; n++) await onA.send({ type: 'broadcast', event: 'n', payload: { n } });
+    await waitFor('all 20 broadcasts on the other process', () => got.length === 20, 10_000);
+    expect(got).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+
+  it('a broadcast larger than one notification crosses whole', async () => {
+    const topic = `public:cluster-big-${crypto.randomUUID().slice(0, 8)}`;
+    const onB = (await client(b, bob.token)).channel(topic);
+    let received: string | undefined;
+    onB.on('broadcast', { event: 'big' }, ({ payload }) => (received = (payload as { s: string }).s));
+    expect((await subscribe(onB)).status).toBe('SUBSCRIBED');
+    const onA = (await client(a, alice.token)).channel(topic);
+    expect((await subscribe(onA)).status).toBe('SUBSCRIBED');
+    // Over pg_notify's 8000-byte limit, with multi-byte characters across the chunk borders.
+    const s = 'héllo wörld ✓ '.repeat(2500);
+    await onA.send({ type: 'broadcast', event: 'big', payload: { s } });
+    await waitFor('the large broadcast', () => received, 10_000);
+    expect(received).toBe(s);
+  });
+
+  it('presence on one process is seen, joining and leaving, from the other', async () => {
+    const onA = (await client(a, alice.token)).channel('online-users');
+    onA.on('presence', { event: 'sync' }, () => {});
+    expect((await subscribe(onA)).status).toBe('SUBSCRIBED');
+    expect(await onA.track({ userId: alice.id, lastActivity: 1 })).toBe('ok');
+
+    const bobClient = await client(b, bob.token);
+    const onB = bobClient.channel('online-users');
+    const leaves: string[] = [];
+    onB.on('presence', { event: 'sync' }, () => {});
+    onB.on('presence', { event: 'leave' }, ({ key }) => leaves.push(key));
+    expect((await subscribe(onB)).status).toBe('SUBSCRIBED');
+    await waitFor('bob on B sees alice tracked on A', () => onB.presenceState()[alice.id], 10_000);
+    expect(await onB.track({ userId: bob.id, lastActivity: 2 })).toBe('ok');
+    await waitFor('alice on A sees bob tracked on B', () => onA.presenceState()[bob.id], 10_000);
+
+    await onA.untrack();
+    await waitFor('bob sees alice leave', () => leaves.includes(alice.id), 10_000);
+    expect(onB.presenceState()[alice.id]).toBeUndefined();
+  });
+
+  it("a session ended on one process closes the member's channel on the other", async () => {
+    const topic = `public:cluster-end-${crypto.randomUUID().slice(0, 8)}`;
+    const onB = (await client(b, alice.token)).channel(topic);
+    expect((await subscribe(onB)).status).toBe('SUBSCRIBED');
+    a.server.ctx.events.emit('sessions-ended', { userId: alice.id, sessionIds: 'all' });
+    // B's hub ends the channel from the server side (phx_close): realtime-js leaves 'joined'.
+    await waitFor('the channel on B ended', () => onB.state !== 'joined', 10_000);
+  });
+
+  it('a row written through one process reaches a replica synced from the other, with no poll', async () => {
+    // B's replicator is stopped: its own replication or safety poll cannot wake the stream on B, only A's
+    // batch relayed over the bus can.
+    await getSyncService(bServer.app).replicator.stop();
+    const member = await createMember(a);
+    const sync = await openSyncClient(b, schema, async () => member.token);
+    syncClients.push(sync);
+    await sync.db.waitForFirstSync();
+    const content = `from A ${crypto.randomUUID()}`;
+    const res = await fetch(`${a.url}/rest/v1/lovy_messages`, {
+      method: 'POST',
+      headers: {
+        apikey: a.anonKey,
+        authorization: `Bearer ${member.token}`,
+        'content-type': 'application/json',
+        prefer: 'return=minimal',
+      },
+      body: JSON.stringify({ role: 'user', content }),
+    });
+    expect(res.status).toBe(201);
+    const rows = await waitForValue(
+      () => sync.db.getAll<{ content: string }>('select content from lovy_messages'),
+      (r) => r.some((x) => x.content === content),
+      15_000,
+      20,
+    );
+    expect(rows.map((r) => r.content)).toContain(content);
+  });
+});
+
+describe('npm start with WORKERS', () => {
+  it('refuses several workers on the embedded database, saying why', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: root,
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        WORKERS: '2',
+        DATA_DIR: '/nonexistent-never-used',
+        LOG_LEVEL: 'silent',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(out).toContain('WORKERS > 1 needs DATABASE_URL');
+  });
+
+  it.runIf(getDatabaseKinds().includes('postgres'))(
+    'serves one port from two worker processes on PostgreSQL',
+    async () => {
+      const t = await startTestServer('postgres');
+      // The test server migrated the database; the primary finds nothing to do and forks two workers.
+      await t.server.close();
+      const port = await getFreePort();
+      const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+        cwd: root,
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          WORKERS: '2',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATABASE_URL: t.db.url!,
+          DATA_DIR: t.dataDir,
+          DEMO: '0',
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      try {
+        expect(
+          await waitForValue(
+            async () => {
+              if (child.exitCode !== null) throw new Error(`exited:\n${out}`);
+              return fetch(`http://127.0.0.1:${port}/health`)
+                .then((r) => r.status)
+                .catch(() => 0);
+            },
+            (s) => s === 200,
+            90_000,
+            200,
+          ),
+        ).toBe(200);
+        expect(out).toContain('2 worker processes on PostgreSQL');
+      } finally {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+        await t.db.destroy();
+      }
+    },
+    120_000,
+  );
+});
