@@ -77,6 +77,8 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
   const limiter = createRateLimiter({
     max: config.AUTH_RATE_LIMIT_MAX,
     windowSeconds: config.AUTH_RATE_LIMIT_WINDOW_SECONDS,
+    bus: ctx.bus,
+    name: 'auth',
   });
   const linkTtlMinutes = Math.round(config.AUTH_LINK_TTL_SECONDS / 60);
 

@@ -3,7 +3,7 @@ import { encodeForNotify, NotifyDecoder } from './cluster-bus.ts';
 
 describe('bus messages over pg_notify', () => {
   it('a small message is one payload, read back as it was', () => {
-    const envelope = { o: 'p1', k: 'process-alive' as const, m: {} };
+    const envelope = { o: 'p1', s: 1, k: 'process-alive' as const, m: {} };
     const payloads = encodeForNotify(envelope);
     expect(payloads).toHaveLength(1);
     expect(new NotifyDecoder().decode(payloads[0]!)).toEqual(envelope);
@@ -13,6 +13,7 @@ describe('bus messages over pg_notify', () => {
     const payload = 'ünïcødé ✓ '.repeat(3000);
     const envelope = {
       o: 'p1',
+      s: 2,
       k: 'rt-broadcast' as const,
       m: { topic: 'realtime:public:x', event: 'e', encoding: 0, payload },
     };
@@ -27,7 +28,7 @@ describe('bus messages over pg_notify', () => {
   });
 
   it('chunks of a message that never completes are dropped after a while', () => {
-    const payloads = encodeForNotify({ o: 'p1', k: 'process-alive', m: { pad: 'x'.repeat(20_000) } });
+    const payloads = encodeForNotify({ o: 'p1', s: 3, k: 'process-alive', m: { pad: 'x'.repeat(20_000) } });
     const decoder = new NotifyDecoder();
     expect(decoder.decode(payloads[0]!, 0)).toBeUndefined();
     // Long after: the stale part is gone, so the rest alone does not complete a message.

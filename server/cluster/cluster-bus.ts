@@ -24,6 +24,8 @@ export interface BusMessages {
   /** A replication batch another process committed: the buckets and parameter lookups it touched. */
   'sync-batch': { buckets: string[] | null; parametersChanged: boolean; lookups: string[] | null };
   'sync-write-checkpoint': { userId: string; clientId: string; checkpoint: string };
+  /** Hits counted by one process's rate limiter, for the same limiter on the others to count too. */
+  'rate-hits': { limiter: string; keys: string[] };
 }
 
 export type BusKind = keyof BusMessages;
@@ -48,6 +50,12 @@ const PARTIAL_TTL_MS = 30_000;
 
 interface Envelope {
   o: string;
+  /**
+   * The sender's message number. PostgreSQL delivers identical payloads sent in one transaction only once,
+   * and one send carries every queued message: the number keeps two equal messages (a repeated broadcast,
+   * two rate-limit hits on one key) apart.
+   */
+  s: number;
   k: BusKind;
   m: unknown;
 }
@@ -150,6 +158,7 @@ export async function createPostgresBus(db: Database, log: { warn(msg: string): 
   const handlers = new Handlers();
   const decoder = new NotifyDecoder();
   let queue: string[] = [];
+  let sequence = 0;
   let sending: Promise<void> | undefined;
   let closed = false;
   const onError = (e: Error) => log.warn(`cluster bus handler failed: ${e.message}`);
@@ -194,7 +203,7 @@ export async function createPostgresBus(db: Database, log: { warn(msg: string): 
     shared: true,
     publish(kind, message) {
       if (closed) return;
-      queue.push(...encodeForNotify({ o: origin, k: kind, m: message }));
+      queue.push(...encodeForNotify({ o: origin, s: sequence++, k: kind, m: message }));
       kick();
     },
     on: (kind, handler) => handlers.add(kind, handler),

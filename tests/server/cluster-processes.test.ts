@@ -9,6 +9,8 @@ import path from 'node:path';
 import { Schema, Table, column } from '@powersync/node';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createRateLimiter } from '../../server/auth/rate-limit.ts';
+import { createPostgresBus } from '../../server/cluster/cluster-bus.ts';
 import { parseConfig } from '../../server/config.ts';
 import { createServer, type Server } from '../../server/create-server.ts';
 import { openDatabase } from '../../server/db/open-database.ts';
@@ -84,7 +86,7 @@ describe.runIf(getDatabaseKinds().includes('postgres'))('two server processes on
     return c;
   };
 
-  it('a broadcast sent on one process reaches a subscriber on the other, in order', async () => {
+  it('broadcasts sent on one process reach a subscriber on the other, in order, equal ones too', async () => {
     const topic = `public:cluster-${crypto.randomUUID().slice(0, 8)}`;
     const onB = (await client(b, bob.token)).channel(topic);
     const got: number[] = [];
@@ -93,8 +95,10 @@ describe.runIf(getDatabaseKinds().includes('postgres'))('two server processes on
     const onA = (await client(a, alice.token)).channel(topic);
     expect((await subscribe(onA)).status).toBe('SUBSCRIBED');
     for (let n = 1; n <= 20; n++) await onA.send({ type: 'broadcast', event: 'n', payload: { n } });
-    await waitFor('all 20 broadcasts on the other process', () => got.length === 20, 10_000);
-    expect(got).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    // The same broadcast twice, sent at once: PostgreSQL folds equal notifications of one transaction.
+    await Promise.all([1, 2].map(() => onA.send({ type: 'broadcast', event: 'n', payload: { n: 21 } })));
+    await waitFor('all 22 broadcasts on the other process', () => got.length === 22, 10_000);
+    expect(got).toEqual([...Array.from({ length: 20 }, (_, i) => i + 1), 21, 21]);
   });
 
   it('a broadcast larger than one notification crosses whole', async () => {
@@ -169,6 +173,36 @@ describe.runIf(getDatabaseKinds().includes('postgres'))('two server processes on
       20,
     );
     expect(rows.map((r) => r.content)).toContain(content);
+  });
+});
+
+describe.runIf(getDatabaseKinds().includes('postgres'))('auth rate limits across processes', () => {
+  it('hits counted on one process count on the other, so the limit holds for the community', async () => {
+    const t = await startTestServer('postgres');
+    const second = await openDatabase({ databaseUrl: t.db.url!, dataDir: t.dataDir }, () => {});
+    const log = { warn: () => {} };
+    const [busA, busB] = [await createPostgresBus(t.db, log), await createPostgresBus(second, log)];
+    try {
+      const options = { max: 10, windowSeconds: 60, name: 'auth' };
+      const onA = createRateLimiter({ ...options, bus: busA });
+      const onB = createRateLimiter({ ...options, bus: busB });
+      const alone = createRateLimiter(options);
+      for (let i = 0; i < 10; i++) onA.hit(['signin:email:x@example.test']);
+      await waitFor(
+        "B counted A's ten hits",
+        () => onB.getCount('signin:email:x@example.test') === 10,
+        10_000,
+      );
+      expect(() => onB.hit(['signin:email:x@example.test'])).toThrow(/rate limit|too many/i);
+      // Without the bus a process would have let it through.
+      for (let i = 0; i < 10; i++) alone.hit(['signin:email:x@example.test']);
+      expect(alone.getCount('signin:email:x@example.test')).toBe(10);
+    } finally {
+      await busA.close();
+      await busB.close();
+      await second.close();
+      await t.close();
+    }
   });
 });
 
