@@ -31,12 +31,15 @@ export function getSyncService(app: FastifyInstance): SyncService {
 
 /** More bucket names than this in one batch are not listed: the other processes' streams all re-read. */
 const MAX_RELAYED_NAMES = 200;
+/** A batch whose ops serialise to more than this goes by its names only (streams read it from the database). */
+const MAX_RELAYED_BATCH_BYTES = 64 * 1024;
 const NOTHING: BucketState = { checksum: 0, count: 0, ops: [] };
 
 /**
  * Tells the other server processes about each batch this process's replicator committed, and hands theirs
  * to this process's streams, so a change reaches every connected replica with no poll (decision 0052). A
- * relayed batch has no base: streams that hold one of its buckets read the database, as after any gap.
+ * small batch travels whole, so a stream that followed every batch sends it from memory; a large one goes by
+ * the names it touched, and the streams holding one of them read the database, as after any gap.
  */
 function relayBatches(ctx: AppContext, replicator: Replicator): () => void {
   if (!ctx.bus.shared) return () => {};
@@ -45,21 +48,45 @@ function relayBatches(ctx: AppContext, replicator: Replicator): () => void {
     if (relayed.has(batch)) return;
     const buckets = batch.buckets.size <= MAX_RELAYED_NAMES ? [...batch.buckets.keys()] : null;
     const lookups = batch.lookups && batch.lookups.size <= MAX_RELAYED_NAMES ? [...batch.lookups] : null;
-    ctx.bus.publish('sync-batch', { buckets, parametersChanged: batch.parametersChanged, lookups });
+    let full: { base: string; head: string; states: [string, BucketState][] } | undefined;
+    if (batch.base !== undefined && batch.head !== undefined && buckets !== null) {
+      const states = [...batch.buckets];
+      const size = states.reduce(
+        (n, [, st]) => n + st.ops.reduce((m, op) => m + 100 + (op.data?.length ?? 0), 0),
+        0,
+      );
+      if (size <= MAX_RELAYED_BATCH_BYTES) full = { base: batch.base, head: batch.head, states };
+    }
+    ctx.bus.publish('sync-batch', {
+      buckets,
+      parametersChanged: batch.parametersChanged,
+      lookups,
+      ...(full ? { full } : {}),
+    });
   };
   replicator.on('committed', onCommitted);
   const stop = ctx.bus.on('sync-batch', (m) => {
-    const batch: CommittedBatch =
-      m.buckets === null
-        ? // Too many to name: every stream re-resolves its buckets and reads the database.
-          { base: undefined, head: undefined, buckets: new Map(), parametersChanged: true }
-        : {
-            base: undefined,
-            head: undefined,
-            buckets: new Map(m.buckets.map((b) => [b, NOTHING])),
-            parametersChanged: m.parametersChanged,
-            ...(m.lookups ? { lookups: new Set(m.lookups) } : {}),
-          };
+    let batch: CommittedBatch;
+    if (m.full) {
+      batch = {
+        base: m.full.base,
+        head: m.full.head,
+        buckets: new Map(m.full.states),
+        parametersChanged: m.parametersChanged,
+        ...(m.lookups ? { lookups: new Set(m.lookups) } : {}),
+      };
+    } else if (m.buckets === null) {
+      // Too many to name: every stream re-resolves its buckets and reads the database.
+      batch = { base: undefined, head: undefined, buckets: new Map(), parametersChanged: true };
+    } else {
+      batch = {
+        base: undefined,
+        head: undefined,
+        buckets: new Map(m.buckets.map((b) => [b, NOTHING])),
+        parametersChanged: m.parametersChanged,
+        ...(m.lookups ? { lookups: new Set(m.lookups) } : {}),
+      };
+    }
     relayed.add(batch);
     replicator.emit('committed', batch);
   });

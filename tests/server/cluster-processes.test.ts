@@ -146,33 +146,95 @@ describe.runIf(getDatabaseKinds().includes('postgres'))('two server processes on
     await waitFor('the channel on B ended', () => onB.state !== 'joined', 10_000);
   });
 
-  it('a row written through one process reaches a replica synced from the other, with no poll', async () => {
-    // B's replicator is stopped: its own replication or safety poll cannot wake the stream on B, only A's
-    // batch relayed over the bus can.
+  it('rows written through one process reach a replica synced from the other, with no poll', async () => {
+    // B's replicator is stopped: its own replication or safety poll cannot wake the streams on B, only A's
+    // batches relayed over the bus can (small ones whole, so B's streams send them from memory).
     await getSyncService(bServer.app).replicator.stop();
     const member = await createMember(a);
     const sync = await openSyncClient(b, schema, async () => member.token);
     syncClients.push(sync);
     await sync.db.waitForFirstSync();
-    const content = `from A ${crypto.randomUUID()}`;
-    const res = await fetch(`${a.url}/rest/v1/lovy_messages`, {
+
+    // The same member's stream on B read on the wire: every checkpoint's checksums and counts must equal
+    // the ops it was sent, whether B sent it from a relayed batch or read it back.
+    const wire = await fetch(`${b.url}/sync/stream`, {
       method: 'POST',
-      headers: {
-        apikey: a.anonKey,
-        authorization: `Bearer ${member.token}`,
-        'content-type': 'application/json',
-        prefer: 'return=minimal',
-      },
-      body: JSON.stringify({ role: 'user', content }),
+      headers: { authorization: `Token ${member.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ buckets: [], client_id: 'wire' }),
     });
-    expect(res.status).toBe(201);
+    const reader = wire.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffered = '';
+    const expected = new Map<string, { checksum: number; count: number }>();
+    const got = new Map<string, { checksum: number; count: number }>();
+    const contentsSeen = new Set<string>();
+    const readUntil = async (until: () => boolean) => {
+      for (;;) {
+        const nl = buffered.indexOf('\n');
+        if (nl < 0) {
+          const next = await reader.read();
+          if (next.done) throw new Error('stream ended');
+          buffered += decoder.decode(next.value);
+          continue;
+        }
+        const line = JSON.parse(buffered.slice(0, nl)) as {
+          checkpoint?: { buckets: { bucket: string; checksum: number; count: number }[] };
+          checkpoint_diff?: {
+            updated_buckets: { bucket: string; checksum: number; count: number }[];
+            removed_buckets: string[];
+          };
+          data?: { bucket: string; data: { op: string; data?: string; checksum: number }[] };
+          checkpoint_complete?: unknown;
+        };
+        buffered = buffered.slice(nl + 1);
+        if (line.checkpoint) expected.clear();
+        for (const x of line.checkpoint?.buckets ?? line.checkpoint_diff?.updated_buckets ?? [])
+          expected.set(x.bucket, x);
+        for (const x of line.checkpoint_diff?.removed_buckets ?? []) expected.delete(x);
+        for (const op of line.data?.data ?? []) {
+          const mine = got.get(line.data!.bucket) ?? { checksum: 0, count: 0 };
+          mine.checksum = (mine.checksum + op.checksum) % 2 ** 32;
+          mine.count += 1;
+          got.set(line.data!.bucket, mine);
+          if (op.op === 'PUT' && op.data)
+            contentsSeen.add((JSON.parse(op.data) as { content?: string }).content ?? '');
+        }
+        if (line.checkpoint_complete) {
+          for (const [bucket, e] of expected)
+            expect({ bucket, ...(got.get(bucket) ?? { checksum: 0, count: 0 }) }).toEqual({
+              bucket,
+              checksum: e.checksum,
+              count: e.count,
+            });
+          if (until()) return;
+        }
+      }
+    };
+    await readUntil(() => true);
+
+    const contents = Array.from({ length: 12 }, (_, i) => `from A ${i} ${crypto.randomUUID()}`);
+    for (const content of contents) {
+      const res = await fetch(`${a.url}/rest/v1/lovy_messages`, {
+        method: 'POST',
+        headers: {
+          apikey: a.anonKey,
+          authorization: `Bearer ${member.token}`,
+          'content-type': 'application/json',
+          prefer: 'return=minimal',
+        },
+        body: JSON.stringify({ role: 'user', content }),
+      });
+      expect(res.status).toBe(201);
+    }
+    await readUntil(() => contents.every((c) => contentsSeen.has(c)));
+    await reader.cancel();
     const rows = await waitForValue(
       () => sync.db.getAll<{ content: string }>('select content from lovy_messages'),
-      (r) => r.some((x) => x.content === content),
+      (r) => contents.every((c) => r.some((x) => x.content === c)),
       15_000,
       20,
     );
-    expect(rows.map((r) => r.content)).toContain(content);
+    expect(rows).toHaveLength(contents.length);
   });
 });
 
