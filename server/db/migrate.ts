@@ -31,10 +31,23 @@ export interface MigrateResult {
   applied: string[];
 }
 
+/** Serialises the migrations of server processes started together on one PostgreSQL (decision 0052). */
+const MIGRATE_LOCK_KEY = 7_351_042_002;
+
 export async function migrate(
   db: Database,
   options: { log?: (msg: string) => void } = {},
 ): Promise<MigrateResult> {
+  if (db.kind === 'pglite') return migrateNow(db, options);
+  // One connection holds the lock while the migrations run on others: a second process waits here, then
+  // finds every migration recorded and applies nothing.
+  return db.transaction(async (lock) => {
+    await lock.query('select pg_advisory_xact_lock($1)', [MIGRATE_LOCK_KEY]);
+    return migrateNow(db, options);
+  });
+}
+
+async function migrateNow(db: Database, options: { log?: (msg: string) => void }): Promise<MigrateResult> {
   const log = options.log ?? (() => {});
   for (const rel of PLATFORM_BEFORE) {
     const sql = readIfExists(rel);

@@ -5,14 +5,17 @@
 // the only way between them is PostgreSQL; `npm start` with WORKERS=2 is checked as a child process.
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { Schema, Table, column } from '@powersync/node';
+import pg from 'pg';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRateLimiter } from '../../server/auth/rate-limit.ts';
 import { createPostgresBus } from '../../server/cluster/cluster-bus.ts';
 import { parseConfig } from '../../server/config.ts';
 import { createServer, type Server } from '../../server/create-server.ts';
+import { migrate } from '../../server/db/migrate.ts';
 import { openDatabase } from '../../server/db/open-database.ts';
 import { getSyncService } from '../../server/sync/sync-part.ts';
 import { getDatabaseKinds } from '../support/test-databases.ts';
@@ -267,6 +270,39 @@ describe.runIf(getDatabaseKinds().includes('postgres'))('auth rate limits across
     }
   });
 });
+
+describe.runIf(getDatabaseKinds().includes('postgres'))(
+  'processes started together on an empty database',
+  () => {
+    it('apply each migration once: the second waits for the first, then finds nothing to do', async () => {
+      const base = process.env['TEST_DATABASE_URL']!;
+      const name = `hs_migrate_${crypto.randomBytes(4).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: base });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      const url = new URL(base);
+      url.pathname = `/${name}`;
+      const dbs = [
+        await openDatabase({ databaseUrl: url.toString(), dataDir: os.tmpdir() }, () => {}),
+        await openDatabase({ databaseUrl: url.toString(), dataDir: os.tmpdir() }, () => {}),
+      ];
+      try {
+        const results = await Promise.all(dbs.map((db) => migrate(db)));
+        const applied = results.map((r) => r.applied.length).sort((x, y) => x - y);
+        expect(applied[0]).toBe(0);
+        expect(applied[1]).toBeGreaterThan(20);
+        const { rows } = await dbs[0]!.query<{ n: number }>(
+          'select count(*)::int as n from heartsync_meta.migrations',
+        );
+        expect(rows[0]!.n).toBe(applied[1]);
+      } finally {
+        for (const db of dbs) await db.close();
+        await admin.query(`drop database ${name} with (force)`);
+        await admin.end();
+      }
+    }, 180_000);
+  },
+);
 
 describe('npm start with WORKERS', () => {
   it('refuses several workers on the embedded database, saying why', async () => {
