@@ -15,6 +15,24 @@ export default tseslint.config(
     },
   },
   {
+    // Every journey runs under the CSP guard of tests/e2e/support/test.ts.
+    files: ['tests/e2e/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              importNames: ['test'],
+              message: "Import test from './support/test.ts' (it fails a journey on any CSP refusal).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/**/*.tsx', 'src/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: {

@@ -44,7 +44,7 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
   });
   const full: AppContext = { ...ctx, log: app.log };
-  registerSecurityHeaders(app);
+  registerSecurityHeaders(app, ctx.config.backendOrigins);
 
   app.get('/health', async (_req, reply) => {
     const started = performance.now();

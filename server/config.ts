@@ -44,6 +44,13 @@ export const configSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STREAM_API_KEY: z.string().optional(),
   STREAM_API_SECRET: z.string().optional(),
+  /**
+   * A hosted build's backend (the same variables `vite build` reads): their origins are added to the CSP's
+   * connect-src when this server serves that build. Unset in self-contained mode, where the app talks to
+   * whatever origin it was opened at.
+   */
+  VITE_SUPABASE_URL: z.url().optional(),
+  VITE_POWERSYNC_URL: z.url().optional(),
   /** Server processes to run on one port (PostgreSQL only: PGlite serves one process). */
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   /** Interval of the scheduler that runs the SQL job functions. */
@@ -58,6 +65,8 @@ export interface Config extends RawConfig {
   demo: boolean;
   outbox: boolean;
   trustedProxies: string[];
+  /** Origins of a hosted backend, for the CSP (empty in self-contained mode). */
+  backendOrigins: string[];
 }
 
 /** Parses the environment; throws an Error listing every field that does not fit. */
@@ -79,5 +88,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     trustedProxies: raw.TRUSTED_PROXIES.split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    backendOrigins: [raw.VITE_SUPABASE_URL, raw.VITE_POWERSYNC_URL]
+      .filter((u): u is string => !!u)
+      .map((u) => new URL(u).origin),
   };
 }

@@ -2,7 +2,7 @@
 // ctx.verifyToken every other part relies on. Wire formats follow @supabase/auth-js and GoTrue's docs.
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
+import { TokenCheckUnavailableError, type AppContext } from '../context.ts';
 import { isDatabaseError } from '../db/database.ts';
 import { getMailer } from '../mail/mail-part.ts';
 import { buildConfirmSignupMail, buildResetPasswordMail } from '../mail/templates.ts';
@@ -87,7 +87,13 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
   ctx.verifyToken = async (token: string): Promise<JwtClaims> => {
     const claims = await keys.verify(token);
     if (claims.role === 'authenticated' && typeof claims.session_id === 'string') {
-      if (!(await sessions.isSessionLive(claims.session_id, claims.sub))) throw new Error('session ended');
+      let live: boolean;
+      try {
+        live = await sessions.isSessionLive(claims.session_id, claims.sub);
+      } catch (e) {
+        throw new TokenCheckUnavailableError(e);
+      }
+      if (!live) throw new Error('session ended');
     }
     return claims;
   };
@@ -113,12 +119,12 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     return 'ok';
   });
 
+  // No backend URL: the app talks to the origin it was loaded from, whatever address that is (decision
+  // 0053). PUBLIC_URL is only for links that leave the app (e-mails).
   app.get('/app-config.json', async (_req, reply) => {
     reply.header('cache-control', 'no-cache');
     return {
-      supabaseUrl: config.publicUrl,
       anonKey: keys.anonKey,
-      powersyncUrl: config.publicUrl,
       operatorName: config.OPERATOR_NAME,
       operatorContact: config.OPERATOR_CONTACT,
     };

@@ -71,6 +71,15 @@ export function AuthProvider({
 
   useEffect(() => {
     if (!clientWanted) return;
+    const endPendingConfirmation = () => {
+      try {
+        sessionStorage.removeItem(PENDING_EMAIL_CONFIRMATION_KEY);
+        sessionStorage.removeItem(PENDING_EMAIL_ADDRESS_KEY);
+      } catch {
+        /* storage unavailable */
+      }
+      setPending(false);
+    };
     let unsubscribe: (() => void) | undefined;
     let cancelled = false;
     getSupabase()
@@ -82,25 +91,26 @@ export function AuthProvider({
               markStart('hs:session-restored');
               setSession(next);
               setInitialised(true);
-              if (next) void reactivateExpiredPause();
+              if (next) {
+                endPendingConfirmation();
+                void reactivateExpiredPause();
+              }
               break;
             case 'SIGNED_IN':
               console.info('[auth] signed in', next?.user.id);
               setSession(next);
               setInitialised(true);
+              // A session needs a confirmed address: a confirmation still marked as pending in this tab
+              // (confirmed from another device or the mail app) is over, or a reload would send the
+              // member to the sign-in page before the session is restored.
+              endPendingConfirmation();
               void reactivateExpiredPause();
               break;
             case 'SIGNED_OUT':
               console.info('[auth] signed out');
               setSession(null);
               setJustSignedOut(true);
-              try {
-                sessionStorage.removeItem(PENDING_EMAIL_CONFIRMATION_KEY);
-                sessionStorage.removeItem(PENDING_EMAIL_ADDRESS_KEY);
-              } catch {
-                /* storage unavailable */
-              }
-              setPending(false);
+              endPendingConfirmation();
               // The next person on this device must see nothing of this member's data.
               void import('../data/replica.tsx')
                 .then((m) => m.clearReplica())

@@ -1,4 +1,6 @@
-// Where the PWA finds its backend: build-time VITE_* values (hosted mode) or /app-config.json (self-contained mode).
+// Where the PWA finds its backend: build-time VITE_* values (hosted mode), or in self-contained mode the
+// origin the app was loaded from, whatever address that is, with the anon key from /app-config.json
+// (decision 0053).
 
 export interface AppConfig {
   supabaseUrl: string;
@@ -23,12 +25,13 @@ async function fetchRuntimeConfig(): Promise<AppConfig> {
   const res = await fetch('/app-config.json', { headers: { accept: 'application/json' } });
   if (!res.ok) throw new Error(`Could not load /app-config.json (${res.status})`);
   const body = (await res.json()) as Partial<AppConfig>;
-  if (typeof body.supabaseUrl !== 'string' || typeof body.anonKey !== 'string')
-    throw new Error('/app-config.json lacks supabaseUrl or anonKey');
+  if (typeof body.anonKey !== 'string') throw new Error('/app-config.json lacks anonKey');
+  // The server that served the app is its backend: the same origin, so the CSP's 'self' covers it.
+  const origin = window.location.origin;
   return {
-    supabaseUrl: body.supabaseUrl,
+    supabaseUrl: origin,
     anonKey: body.anonKey,
-    ...(typeof body.powersyncUrl === 'string' ? { powersyncUrl: body.powersyncUrl } : {}),
+    powersyncUrl: origin,
     ...(typeof body.operatorName === 'string' ? { operatorName: body.operatorName } : {}),
     ...(typeof body.operatorContact === 'string' ? { operatorContact: body.operatorContact } : {}),
   };

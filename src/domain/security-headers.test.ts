@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../server/http/security-headers.ts';
+import {
+  buildContentSecurityPolicy,
+  CONTENT_SECURITY_POLICY,
+  SECURITY_HEADERS,
+} from '../../server/http/security-headers.ts';
 import { getHeaderWarnings } from './security-headers.ts';
 
 describe('the startup header check', () => {
@@ -29,5 +33,19 @@ describe('the startup header check', () => {
     const h = new Headers(SECURITY_HEADERS);
     h.set('content-security-policy', "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'");
     expect(getHeaderWarnings(h)).toEqual([]);
+  });
+});
+
+describe('connect-src', () => {
+  const connect = (csp: string) => csp.split('; ').find((d) => d.startsWith('connect-src'));
+  it('is the app own origin alone in self-contained mode, at whatever address it is opened', () => {
+    expect(connect(CONTENT_SECURITY_POLICY)).toBe("connect-src 'self'");
+  });
+  it('adds a hosted build backend origins and their WebSocket forms, and nothing else', () => {
+    expect(
+      connect(buildContentSecurityPolicy(['https://abc.supabase.co/rest/v1', 'https://ps.example.org:8443'])),
+    ).toBe(
+      "connect-src 'self' https://abc.supabase.co wss://abc.supabase.co https://ps.example.org:8443 wss://ps.example.org:8443",
+    );
   });
 });

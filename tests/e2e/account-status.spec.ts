@@ -1,5 +1,5 @@
 // Pause and reactivate, schedule and cancel deletion, and the session rules (idle timeout, failed validity check) with a controlled clock.
-import { test, type Page } from '@playwright/test';
+import { test, type Page } from './support/test.ts';
 import {
   expect,
   PASSWORD,

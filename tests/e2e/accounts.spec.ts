@@ -1,5 +1,5 @@
 // Account journeys in the browser: sign up and confirm from the outbox, sign in and out, remember me, forgot and reset, guards.
-import { test } from '@playwright/test';
+import { test } from './support/test.ts';
 import {
   expect,
   PASSWORD,

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 
 test('the app shell renders and the server reports its database', async ({ page, request }) => {
   const health = await request.get('/health');

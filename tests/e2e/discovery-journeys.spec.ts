@@ -1,7 +1,7 @@
 // Discovery journeys: the deck refreshes itself when the member changes her preferences, swipes wait while a
 // fresh deck arrives, reporting from a card hides the pair for both at once, and the free daily like limit
 // (the upgrade prompt when the SQL limit refuses a queued like, and before a like once the replica knows).
-import { test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { test, type APIRequestContext, type Browser, type Page } from './support/test.ts';
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import {
   getMemberId,

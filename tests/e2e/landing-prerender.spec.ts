@@ -1,6 +1,6 @@
 // The landing pre-rendered at build time (decision 0023): served for / only, readable before any script,
 // adopted by React as it is for a visitor, replaced for a member; no flash of the landing on other routes.
-import { test, type Page } from '@playwright/test';
+import { test, type Page } from './support/test.ts';
 import {
   acceptNecessaryCookies,
   expect,

@@ -2,7 +2,7 @@
 // shown, read receipts turned off never show "Read", a chat photo arrives re-encoded without its EXIF, and a
 // message arriving while the page is hidden raises a browser notification with the body cut to 50 characters.
 import sharp from 'sharp';
-import { test, type Page } from '@playwright/test';
+import { test, type Page } from './support/test.ts';
 import { expect } from './support/accounts.ts';
 import {
   getServiceAuth,

@@ -2,7 +2,7 @@
 // rest without moving what the member was looking at; a new message still arrives at the bottom; only the
 // messages shown are marked read.
 import crypto from 'node:crypto';
-import { test } from '@playwright/test';
+import { test } from './support/test.ts';
 import { expect } from './support/accounts.ts';
 import {
   getServiceAuth,

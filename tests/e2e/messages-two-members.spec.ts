@@ -1,7 +1,7 @@
 // Messaging with two members in two browser contexts: real-time exchange, offline sending (pending, then once
 // and in order), a draft surviving a reload, typing indicator, read receipts, notifications, data export, axe.
 import fs from 'node:fs';
-import { test, type Browser, type Page } from '@playwright/test';
+import { test, type Browser, type Page } from './support/test.ts';
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import { getMemberId, getServiceAuth, serviceWrite } from './support/service-role.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';

@@ -3,7 +3,7 @@
 // switches that proxy off. Unlike `context.setOffline` and `context.route` alone, nothing in the context gets
 // through while it is off; the server is checked to have received nothing.
 import crypto from 'node:crypto';
-import { test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { test, type APIRequestContext, type BrowserContext, type Page } from './support/test.ts';
 import { PENDING_IDS_SQL } from '../../src/data/pending.ts';
 import { acceptNecessaryCookies, expect, PASSWORD } from './support/accounts.ts';
 import { startNetworkSwitch, type NetworkSwitch, type SeenRequest } from './support/network-switch.ts';

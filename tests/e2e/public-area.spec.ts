@@ -1,6 +1,6 @@
 // The public area in the browser: landing, navigation, every public page's accessibility, cookie consent, themes, keyboard.
 import AxeBuilder from '@axe-core/playwright';
-import { test, type Page } from '@playwright/test';
+import { test, type Page } from './support/test.ts';
 import { acceptNecessaryCookies, expect, makeEmail } from './support/accounts.ts';
 
 const PUBLIC_PAGES: Array<[string, RegExp]> = [

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { build, type Plugin } from 'vite';
 import { parseConfig } from '../../server/config.ts';
 import { createServer, type Server } from '../../server/create-server.ts';
