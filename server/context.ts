@@ -14,6 +14,17 @@ export interface ServerEvents {
 
 export class ServerEventBus extends EventEmitter<ServerEvents> {}
 
+/**
+ * verifyToken could not tell whether the token's session is live (the database did not answer): the caller
+ * gets a 503 to retry, never a 401 that would sign a member out because the server was busy.
+ */
+export class TokenCheckUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('The session check is unavailable: the database did not answer', { cause });
+    this.name = 'TokenCheckUnavailableError';
+  }
+}
+
 export interface AppContext {
   config: Config;
   db: Database;

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
+import { TokenCheckUnavailableError, type AppContext } from '../context.ts';
 import { findPasswordChecker, type PasswordCheckResult } from '../auth/password-check.ts';
 import { readFunctionSettings } from './function-settings.ts';
 
@@ -111,7 +111,9 @@ export function createFunctionsPart(options: FunctionsOptions = {}) {
           return reply.code(401).send({ code: 401, message: 'Missing authorization header' });
         try {
           await ctx.verifyToken(auth.slice(7).trim());
-        } catch {
+        } catch (e) {
+          if (e instanceof TokenCheckUnavailableError)
+            return reply.code(503).send({ code: 503, message: 'The service is busy; please try again' });
           return reply.code(401).send({ code: 401, message: 'Invalid JWT' });
         }
       }

@@ -1,7 +1,7 @@
 // Who is asking and how to answer: API key and bearer token -> role and claims, the per-request
 // transaction that sets them like PostgREST does, and the Accept/profile negotiation.
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
+import { TokenCheckUnavailableError, type AppContext } from '../context.ts';
 import type { Queryable } from '../db/database.ts';
 import type { ApiRole, JwtClaims } from '../auth/keys.ts';
 import { RestError } from './errors.ts';
@@ -54,6 +54,8 @@ export async function authenticate(
     const claims = await ctx.verifyToken(token);
     return { role: claims.role, claims };
   } catch (e) {
+    if (e instanceof TokenCheckUnavailableError)
+      throw new RestError(503, 'PGRST001', 'Database client error. Retrying the connection.');
     const code = (e as { code?: unknown }).code;
     if (code === 'ERR_JWT_EXPIRED') throw unauthorized('PGRST303', 'JWT expired');
     throw unauthorized('PGRST301', 'Invalid JWT', (e as Error).message || null);
@@ -119,6 +121,10 @@ export async function runAsCaller<T>(
   fn: (tx: Queryable) => Promise<T>,
 ): Promise<T> {
   const { cookie: _cookie, ...headers } = req.headers;
+  // The caller's address as this server knows it (req.ip honours TRUSTED_PROXIES), for SQL's per-address
+  // limits; headers of these names sent by a client are never believed.
+  delete headers['cf-connecting-ip'];
+  headers['x-heartsync-client-address'] = req.ip;
   const path = req.url.split('?')[0] ?? '';
   return ctx.db.transaction(async (tx) => {
     if (options.readOnly) await tx.query('set transaction read only');

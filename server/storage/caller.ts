@@ -1,6 +1,6 @@
 // Who is calling (from the Authorization bearer or apikey) and running SQL as them, like PostgREST does.
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
+import { TokenCheckUnavailableError, type AppContext } from '../context.ts';
 import type { JwtClaims } from '../auth/keys.ts';
 import type { Queryable } from '../db/database.ts';
 import { StorageError } from './storage-error.ts';
@@ -15,7 +15,9 @@ export async function getCallerClaims(ctx: AppContext, req: FastifyRequest): Pro
   let claims: JwtClaims;
   try {
     claims = await ctx.verifyToken(token);
-  } catch {
+  } catch (e) {
+    if (e instanceof TokenCheckUnavailableError)
+      throw new StorageError(503, 'ServiceUnavailable', 'The service is busy; please try again');
     throw new StorageError(401, 'Unauthorized', 'Invalid or expired token');
   }
   if (claims.role === 'authenticated' && !claims.sub)

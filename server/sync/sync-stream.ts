@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { JwtClaims } from '../auth/keys.ts';
-import type { AppContext } from '../context.ts';
+import { TokenCheckUnavailableError, type AppContext } from '../context.ts';
 import {
   findParameterSets,
   findWriteCheckpoint,
@@ -68,7 +68,14 @@ async function authenticate(
   let claims: JwtClaims;
   try {
     claims = await ctx.verifyToken(match[1]);
-  } catch {
+  } catch (e) {
+    // A busy database is not a bad token: the client retries instead of asking for new credentials.
+    if (e instanceof TokenCheckUnavailableError) {
+      await reply
+        .code(503)
+        .send({ error: { code: 'PSYNC_S2001', message: 'The service is busy; please try again' } });
+      return undefined;
+    }
     await reply.code(401).send({ error: { code: 'PSYNC_S2101', message: 'Invalid or expired token' } });
     return undefined;
   }

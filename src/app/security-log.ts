@@ -1,6 +1,8 @@
-// Records the spec's security events: always to the console, and to security_events through the log_security_event RPC.
+// Records the spec's security events: always to the console, and to security_events through the
+// log_security_events RPC, batched by src/domain/security-event-queue.ts so the logger never feeds on itself.
 import { getSupabase } from '../data/supabase-client.ts';
 import { allowsAnalytics, parseCookieConsent, COOKIE_CONSENT_KEY } from '../domain/cookie-consent.ts';
+import { SecurityEventQueue } from '../domain/security-event-queue.ts';
 
 export type SecurityEventName =
   | 'session_validation_failed'
@@ -40,16 +42,34 @@ function hasAnalyticsConsent(): boolean {
   }
 }
 
-/** Fire and forget: a failed recording never disturbs the member. */
+let queue: SecurityEventQueue | undefined;
+
+/** The page's queue: batched, deduplicated, capped, quiet offline and after a failed send (issue 12). */
+function getQueue(): SecurityEventQueue {
+  queue ??= new SecurityEventQueue({
+    now: () => Date.now(),
+    isOnline: () => navigator.onLine,
+    schedule: (fn, ms) => void setTimeout(fn, ms),
+    async send(events) {
+      const sb = await getSupabase();
+      const { error } = await sb.rpc('log_security_events', { events });
+      if (error) throw new Error(error.message);
+    },
+  });
+  return queue;
+}
+
+/** The RPC the queue sends to: a CSP refusal of it must never become an event of its own. */
+export const SECURITY_LOG_PATH = '/rest/v1/rpc/log_security_events';
+
+/** Fire and forget: a failed recording never disturbs the member, and never records itself. */
 export function logSecurityEvent(event: SecurityEventName, details: Record<string, unknown> = {}): void {
   console.info(`[security] ${event}`, details);
   if (USAGE_EVENTS.has(event) && !hasAnalyticsConsent()) return;
-  void getSupabase()
-    .then((sb) => sb.rpc('log_security_event', { event, details }))
-    .then((res) => {
-      if (res.error) console.debug('[security] not recorded', event, res.error.message);
-    })
-    .catch(() => {
-      /* offline or no backend: the console line is the record */
-    });
+  getQueue().add({ event, details });
+}
+
+/** Sends what waits now (the page is being hidden or closed). */
+export function flushSecurityEvents(): void {
+  void queue?.flush();
 }

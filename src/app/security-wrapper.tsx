@@ -5,7 +5,7 @@ import { allowsAnalytics } from '../domain/cookie-consent.ts';
 import { getHeaderWarnings } from '../domain/security-headers.ts';
 import { readCookieConsent } from './cookie-banner.tsx';
 import { FullScreenLoading } from './loading-screen.tsx';
-import { logSecurityEvent } from './security-log.ts';
+import { flushSecurityEvents, logSecurityEvent, SECURITY_LOG_PATH } from './security-log.ts';
 
 function scanInlineCode(): string[] {
   const found: string[] = [];
@@ -64,9 +64,15 @@ export function SecurityWrapper({
         setReady(true);
       });
     const onVisibility = () => logSecurityEvent(document.hidden ? 'page_hidden' : 'page_visible');
-    const onUnload = () => logSecurityEvent('page_unload');
-    const onCsp = (e: SecurityPolicyViolationEvent) =>
+    const onUnload = () => {
+      logSecurityEvent('page_unload');
+      flushSecurityEvents();
+    };
+    const onCsp = (e: SecurityPolicyViolationEvent) => {
+      // The logger's own request refused: recording that would send again into the same refusal.
+      if (e.blockedURI.includes(SECURITY_LOG_PATH)) return;
       logSecurityEvent('csp_violations_detected', { directive: e.effectiveDirective, blocked: e.blockedURI });
+    };
     // Recorded, never blocked: blocking protects nothing and hurts accessibility (DESIGN.md).
     const lastLogged = new Map<string, number>();
     const throttled = (

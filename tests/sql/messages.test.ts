@@ -53,6 +53,33 @@ describe.each(getDatabaseKinds())('messages on %s', (kind) => {
     expect(c.rows[0]?.last_message_at).not.toBeNull();
   });
 
+  it('a message inserted without an id gets one from the server; a client-made id is kept', async () => {
+    const { a, b, conversationId } = await pair();
+    const made = await asActor(db, member(a), (tx) =>
+      tx.query<{ id: string }>(
+        `insert into public.messages (conversation_id, sender_id, recipient_id, content)
+         values ($1, $2, $3, 'no id') returning id`,
+        [conversationId, a, b],
+      ),
+    );
+    expect(made.rows[0]?.id).toMatch(/^[0-9a-f-]{36}$/);
+    const id = newId();
+    expect((await send(a, b, conversationId, 'own id', id)).rows[0]?.id).toBe(id);
+  });
+
+  it('every table a member may insert into has a default id (or one set by trigger)', async () => {
+    const { rows } = await db.query<{ table_name: string }>(
+      `select c.table_name from information_schema.columns c
+        join information_schema.table_privileges p
+          on p.table_schema = c.table_schema and p.table_name = c.table_name
+             and p.grantee = 'authenticated' and p.privilege_type = 'INSERT'
+        where c.table_schema = 'public' and c.column_name = 'id' and c.column_default is null
+        group by c.table_name order by c.table_name`,
+    );
+    // game_rounds: its id is derived from (session_id, round_number) by its insert trigger.
+    expect(rows.map((r) => r.table_name).filter((t) => t !== 'game_rounds')).toEqual([]);
+  });
+
   it('unread counts per conversation follow the recipient marking messages read', async () => {
     const { a, b, conversationId } = await pair();
     const first = await send(a, b, conversationId, 'one');
