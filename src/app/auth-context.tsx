@@ -3,6 +3,7 @@ import type { Session, User } from '@supabase/supabase-js';
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { getSupabase } from '../data/supabase-client.ts';
+import { clearAllUnsentTexts } from '../data/unsent-text.ts';
 import {
   PENDING_EMAIL_ADDRESS_KEY,
   PENDING_EMAIL_CONFIRMATION_KEY,
@@ -112,6 +113,7 @@ export function AuthProvider({
               setJustSignedOut(true);
               endPendingConfirmation();
               // The next person on this device must see nothing of this member's data.
+              clearAllUnsentTexts();
               void import('../data/replica.tsx')
                 .then((m) => m.clearReplica())
                 .catch((e: unknown) => console.warn('[auth] local data not cleared', e));

@@ -152,12 +152,16 @@ export async function saveDraft(
   });
 }
 
-export async function getDraft(db: PowerSyncDatabase, conversationId: string): Promise<string> {
-  const row = await db.getOptional<{ content: string | null }>(
-    'select content from message_drafts where id = ?',
+/** The conversation's saved draft and when it was saved (ms; 0 when there is none). */
+export async function getDraft(
+  db: PowerSyncDatabase,
+  conversationId: string,
+): Promise<{ content: string; updatedAt: number }> {
+  const row = await db.getOptional<{ content: string | null; updated_at: string | null }>(
+    'select content, updated_at from message_drafts where id = ?',
     [conversationId],
   );
-  return row?.content ?? '';
+  return { content: row?.content ?? '', updatedAt: row?.updated_at ? Date.parse(row.updated_at) : 0 };
 }
 
 /**

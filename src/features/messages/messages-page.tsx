@@ -5,6 +5,7 @@ import { useQuery as useTanstackQuery } from '@tanstack/react-query';
 import { useAuth } from '../../app/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
 import { getSupabase } from '../../data/supabase-client.ts';
+import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unsent-text.ts';
 import { MemberPhoto } from '../profile/member-photo.tsx';
 import { blockMember } from '../reports/report-api.ts';
 import { ReportDialog } from '../reports/report-dialog.tsx';
@@ -230,13 +231,16 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
     otherVisible: c.other_visible === 1,
   });
 
-  // The draft of this conversation comes back after a reload or offline.
+  // The draft of this conversation comes back after a reload or offline: the newer of this device's
+  // written-through copy (kept at every keystroke) and the replica's (saved shortly after typing stops).
+  const draftKey = `draft:${c.id}`;
   useEffect(() => {
     let cancelled = false;
     setDraftLoaded(false);
     void getDraft(db, c.id).then((d) => {
       if (cancelled) return;
-      setText(d);
+      const local = findUnsentText(`draft:${c.id}`);
+      setText(local && local.at > d.updatedAt ? local.text : d.content);
       setDraftLoaded(true);
     });
     return () => {
@@ -246,8 +250,19 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
 
   useEffect(() => {
     if (!draftLoaded) return;
-    const t = setTimeout(() => void saveDraft(db, c.id, text), DRAFT_SAVE_DELAY_MS);
-    return () => clearTimeout(t);
+    const save = () => void saveDraft(db, c.id, text);
+    const t = setTimeout(save, DRAFT_SAVE_DELAY_MS);
+    // Leaving or hiding the app saves at once.
+    const onHide = () => {
+      if (document.visibilityState === 'hidden') save();
+    };
+    window.addEventListener('pagehide', save);
+    document.addEventListener('visibilitychange', onHide);
+    return () => {
+      clearTimeout(t);
+      window.removeEventListener('pagehide', save);
+      document.removeEventListener('visibilitychange', onHide);
+    };
   }, [db, c.id, text, draftLoaded]);
 
   // Reading: whenever the thread shows new incoming messages (or earlier ones) while the page is visible;
@@ -317,6 +332,7 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
       return;
     }
     setText('');
+    clearUnsentText(draftKey);
     resetTyping();
     await sendMessage(db, { conversationId: c.id, me, other: c.other_id, content });
     // A sensible moment to ask: the member has just started a conversation they will want answers to.
@@ -462,6 +478,8 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
             maxLength={MESSAGE_MAX_LENGTH}
             onChange={(e) => {
               setText(e.target.value);
+              // Written through at once: a reload or close right after typing keeps it.
+              keepUnsentText(draftKey, e.target.value);
               notifyTyping();
             }}
             onKeyDown={(e) => {

@@ -1,0 +1,60 @@
+// Text a member typed and has not sent yet (message drafts; also for profile fields and Lovy questions),
+// written through to this device's local storage on every change: synchronous, so a reload or close right
+// after typing keeps it (the replica's write is asynchronous and may not land first). Cleared when the text
+// is sent and at sign-out, so the next person on the device sees nothing.
+
+const PREFIX = 'heartsync.unsent.';
+
+export interface UnsentText {
+  text: string;
+  /** When it was typed (ms since the epoch), to tell it from an older copy kept elsewhere. */
+  at: number;
+}
+
+function storage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps the text at once (an empty text clears it). */
+export function keepUnsentText(key: string, text: string): void {
+  const s = storage();
+  try {
+    if (text === '') s?.removeItem(PREFIX + key);
+    else s?.setItem(PREFIX + key, JSON.stringify({ text, at: Date.now() } satisfies UnsentText));
+  } catch {
+    /* storage full or unavailable: the replica's copy remains */
+  }
+}
+
+export function findUnsentText(key: string): UnsentText | undefined {
+  try {
+    const raw = storage()?.getItem(PREFIX + key);
+    if (!raw) return undefined;
+    const v = JSON.parse(raw) as Partial<UnsentText>;
+    return typeof v.text === 'string' && typeof v.at === 'number' ? { text: v.text, at: v.at } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function clearUnsentText(key: string): void {
+  try {
+    storage()?.removeItem(PREFIX + key);
+  } catch {
+    /* nothing kept */
+  }
+}
+
+/** At sign-out: every unsent text of this device goes. */
+export function clearAllUnsentTexts(): void {
+  const s = storage();
+  if (!s) return;
+  for (let i = s.length - 1; i >= 0; i--) {
+    const k = s.key(i);
+    if (k?.startsWith(PREFIX)) s.removeItem(k);
+  }
+}
