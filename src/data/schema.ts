@@ -92,6 +92,8 @@ const subscriptions = new Table({
   billing_cycle: text,
   status: text,
   current_period_end: text,
+  /** 1 when a payment-provider customer exists (the ids stay on the server). */
+  has_payment_customer: integer,
   created_at: text,
   updated_at: text,
 });

@@ -88,6 +88,39 @@ export function deriveEntitlement(
   };
 }
 
+/** A subscriptions row as the replica holds it: no Stripe ids, only whether a customer exists. */
+export interface ReplicaSubscriptionRow {
+  plan_id: string;
+  billing_cycle: string;
+  status: string;
+  current_period_end: string | null;
+  has_payment_customer: number | boolean | null;
+}
+
+/**
+ * The entitlement of the member's replica row, by the same derivation (the browser's one answer for the
+ * sidebar, dashboard, markers and limits, offline too: a paid period keeps counting until it ends).
+ */
+export function deriveReplicaEntitlement(
+  row: ReplicaSubscriptionRow | null | undefined,
+  now: Date = new Date(),
+): Entitlement {
+  if (!row) return NO_SUBSCRIPTION;
+  const entitlement = deriveEntitlement(
+    {
+      plan_id: row.plan_id,
+      billing_cycle: row.billing_cycle,
+      status: row.status,
+      current_period_end: row.current_period_end,
+      // Only whether one exists matters to the derivation; the id itself never reaches the browser.
+      stripe_customer_id: row.has_payment_customer ? 'on-server' : null,
+      stripe_subscription_id: null,
+    },
+    now,
+  );
+  return { ...entitlement, stripeCustomerId: null };
+}
+
 /** A subscription kept in local storage while no server record is available. */
 export interface CachedSubscription {
   planId: string;

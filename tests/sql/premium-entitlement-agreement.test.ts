@@ -1,9 +1,14 @@
 // The browser's mirrors (src/domain/subscription.ts, agent-limits.ts) agree with SQL's
-// get_entitlement and the ai_agents plan on generated subscriptions.
+// get_entitlement and the ai_agents plan on generated subscriptions, also from the row as the replica has it.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAgentPlan } from '../../src/domain/agent-limits.ts';
-import { deriveEntitlement, type SubscriptionRecord } from '../../src/domain/subscription.ts';
+import {
+  deriveEntitlement,
+  deriveReplicaEntitlement,
+  type ReplicaSubscriptionRow,
+  type SubscriptionRecord,
+} from '../../src/domain/subscription.ts';
 import { asActor, member } from '../support/as-role.ts';
 import { createTestDatabase, getDatabaseKinds, type TestDatabase } from '../support/test-databases.ts';
 import { createMember } from './support/members.ts';
@@ -109,6 +114,24 @@ describe.each(getDatabaseKinds())('entitlement and agent plan in SQL and TypeScr
           status: ts.status,
           is_free_user: ts.isFreeUser,
           is_premium: ts.isPremium,
+        }).toEqual(sql.entitlement);
+        // The row as the member's replica gets it (the synced columns only, no Stripe ids) derives the same.
+        const synced = await db.query<ReplicaSubscriptionRow>(
+          `select plan_id, billing_cycle, status, current_period_end, has_payment_customer
+             from public.subscriptions where user_id = $1`,
+          [userId],
+        );
+        const row = synced.rows[0]!;
+        const fromReplica = deriveReplicaEntitlement({
+          ...row,
+          current_period_end: row.current_period_end && new Date(row.current_period_end).toISOString(),
+        });
+        expect({
+          is_subscribed: fromReplica.isSubscribed,
+          tier: fromReplica.tier,
+          status: fromReplica.status,
+          is_free_user: fromReplica.isFreeUser,
+          is_premium: fromReplica.isPremium,
         }).toEqual(sql.entitlement);
         expect(getAgentPlan(ts)).toEqual({
           agentLimit: sql.plan.agent_limit,

@@ -2,26 +2,20 @@
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../app/auth-context.tsx';
 import { useQuery } from '../../data/replica.tsx';
-import { getTierName } from '../../domain/subscription.ts';
+import type { Entitlement } from '../../domain/subscription.ts';
+import { useEntitlement } from '../layout/use-entitlement.ts';
 import { useUnreadMessageCount } from '../messages/messages-data.ts';
 import { useUnreadNotificationCount } from '../notifications/notifications-data.ts';
 import { getProfileCompleteness, type CompletenessInput } from './profile-completeness.ts';
 
-interface SubscriptionRow {
-  plan_id: string;
-  billing_cycle: string;
-  status: string;
-  current_period_end: string | null;
-}
-
-function getSubscriptionText(s: SubscriptionRow | undefined): string {
-  if (!s || s.billing_cycle === 'free') return 'Free Member';
-  const ended = s.current_period_end !== null && new Date(s.current_period_end).getTime() < Date.now();
-  const tier = getTierName(s.plan_id);
-  const name = tier.charAt(0).toUpperCase() + tier.slice(1);
-  if (ended) return `${name} plan expired`;
-  if (s.status !== 'active' && s.status !== 'incomplete') return `${name} plan ${s.status}`;
-  const until = s.current_period_end ? ` until ${new Date(s.current_period_end).toLocaleDateString()}` : '';
+/** The plan in words, from the one derivation the sidebar uses too (src/domain/subscription.ts). */
+function getSubscriptionText(e: Entitlement | undefined): string {
+  if (!e) return 'Loading...';
+  if (e.isFreeUser || e.status === 'none') return 'Free Member';
+  const name = e.tier.charAt(0).toUpperCase() + e.tier.slice(1);
+  if (e.status === 'expired') return `${name} plan expired`;
+  if (!e.isSubscribed) return `${name} plan ${e.status}`;
+  const until = e.expiryDate ? ` until ${new Date(e.expiryDate).toLocaleDateString()}` : '';
   return `${name} plan, active${until}`;
 }
 
@@ -58,10 +52,7 @@ export default function DashboardPage() {
      from profiles where id = ?1`,
     [me],
   );
-  const { data: subs } = useQuery<SubscriptionRow>(
-    'select plan_id, billing_cycle, status, current_period_end from subscriptions where user_id = ? order by created_at desc limit 1',
-    [me],
-  );
+  const { entitlement } = useEntitlement();
   const unreadMessages = useUnreadMessageCount(me);
   const unreadNotifications = useUnreadNotificationCount(me);
   const completeness = profile[0] && getProfileCompleteness(profile[0]);
@@ -121,10 +112,10 @@ export default function DashboardPage() {
           <h2 id="subscription-heading" className="text-xl font-semibold">
             Subscription
           </h2>
-          <p className="mt-1">{getSubscriptionText(subs[0])}</p>
+          <p className="mt-1">{getSubscriptionText(entitlement)}</p>
         </div>
         <Link to="/pricing" className="btn-secondary">
-          {!subs[0] || subs[0].billing_cycle === 'free' ? 'Upgrade Now' : 'See plans'}
+          {entitlement?.isPremium ? 'See plans' : 'Upgrade Now'}
         </Link>
       </section>
     </main>

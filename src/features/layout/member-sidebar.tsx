@@ -87,7 +87,8 @@ export function MemberNav({ expanded, onNavigate }: { expanded: boolean; onNavig
   const { entitlement } = useEntitlement();
   const { data: unread = 0 } = useUnreadLikesCount();
   const unreadCounts = useUnreadCounts();
-  const showPremium = !entitlement?.isPremium;
+  // Markers only once the plan is known: a premium member never sees them flash while the replica opens.
+  const showPremium = entitlement !== undefined && !entitlement.isPremium;
   return (
     <>
       {MEMBER_NAV_GROUPS.map((g) => (
@@ -184,10 +185,10 @@ export function SidebarAccount({ expanded }: { expanded: boolean }) {
             {name}
           </p>
           <OnlineIndicator userId={user?.id} />
-          <p className="text-xs text-muted">{getMembershipLabel(entitlement)}</p>
+          {entitlement && <p className="text-xs text-muted">{getMembershipLabel(entitlement)}</p>}
         </div>
       </div>
-      {expanded && !entitlement?.isPremium && (
+      {expanded && entitlement && !entitlement.isPremium && (
         <NavLink to="/pricing" className="btn-primary block text-center text-sm">
           Upgrade Now
         </NavLink>

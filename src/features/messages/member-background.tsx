@@ -1,10 +1,11 @@
 // Background work of the member area inside the replica provider (loaded lazily with it): delivery receipts,
-// browser notifications for new messages, the unread counts the sidebar shows, and the member's own
+// browser notifications for new messages, the unread counts and the plan the sidebar shows, and the member's own
 // "Show my online status" for presence (which runs in the layout, outside the provider).
 import { useEffect } from 'react';
 import { useAuth } from '../../app/auth-context.tsx';
 import { publishShowOnlineStatus } from '../../app/use-presence.ts';
 import { useQuery } from '../../data/replica.tsx';
+import { EntitlementPublisher } from '../layout/entitlement-publisher.tsx';
 import { useUnreadNotificationCount } from '../notifications/notifications-data.ts';
 import { publishUnreadCounts } from '../notifications/unread-store.ts';
 import { MessageWatcher } from './message-watcher.tsx';
@@ -38,6 +39,7 @@ export default function MemberBackground() {
       <MessageWatcher />
       <UnreadCountsPublisher me={user.id} />
       <OnlineStatusPublisher me={user.id} />
+      <EntitlementPublisher me={user.id} />
     </>
   );
 }
