@@ -24,6 +24,12 @@ export const configSchema = z.object({
   MAIL_FROM: z.string().default('HeartSync <no-reply@localhost>'),
   /** Serve stored mails at /_outbox (default: on unless NODE_ENV=production; it shows live links). */
   OUTBOX: flag.optional(),
+  /**
+   * With OUTBOX on, lets a client that is not on this machine read /_outbox by sending this token (header
+   * x-outbox-token or ?token=). Without it the outbox answers loopback clients only; it never answers when
+   * PUBLIC_URL is not a loopback origin (decision 0053).
+   */
+  OUTBOX_TOKEN: z.string().min(16).optional(),
   /** Comma-separated proxy addresses whose X-Forwarded-For is honoured. */
   TRUSTED_PROXIES: z.string().default(''),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86400).default(3600),

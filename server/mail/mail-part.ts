@@ -1,5 +1,7 @@
-// The mail part: one Mailer per server (shared through getMailer), its shutdown, and the /_outbox pages.
-import type { FastifyInstance } from 'fastify';
+// The mail part: one Mailer per server (shared through getMailer), its shutdown, and the /_outbox pages
+// (for clients on this machine, or with the operator's token).
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { createMailer, type Mailer } from './mailer.ts';
 
@@ -31,13 +33,53 @@ function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+const LOOPBACK_NAMES = new Set(['localhost', '[::1]', '::1']);
+
+/** A host name of this machine's loopback interface (localhost, 127.0.0.0/8, ::1). */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return LOOPBACK_NAMES.has(h) || h.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+function isLoopbackAddress(ip: string): boolean {
+  return ip === '::1' || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(ip);
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
+/**
+ * Who may read the outbox: the operator's token when set, else a client on this machine that names this
+ * machine as the host (a page of another site rebound to 127.0.0.1 sends its own name: refused).
+ */
+function mayReadOutbox(req: FastifyRequest, token: string | undefined): boolean {
+  const sent = req.headers['x-outbox-token'] ?? (req.query as Record<string, unknown> | undefined)?.['token'];
+  if (token && typeof sent === 'string' && sameSecret(sent, token)) return true;
+  const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+  return isLoopbackAddress(req.ip) && isLoopbackHost(host);
+}
+
 export async function registerMail(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const mailer = getMailer(ctx);
   app.addHook('onClose', async () => {
     await mailer.close();
   });
-  // The outbox shows every mail with its live links: only for development and demo instances.
+  // The outbox shows every mail with its live links (a password reset is an account): only for development
+  // and demo instances on this machine (decision 0053).
   if (!ctx.config.outbox) return;
+  if (!isLoopbackHost(new URL(ctx.config.publicUrl).hostname)) {
+    ctx.log.warn('OUTBOX is on but PUBLIC_URL is not a loopback origin: /_outbox stays closed');
+    return;
+  }
+  const token = ctx.config.OUTBOX_TOKEN;
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.url !== '/_outbox' && !req.url.startsWith('/_outbox/') && !req.url.startsWith('/_outbox?'))
+      return;
+    if (!mayReadOutbox(req, token)) await reply.code(404).send({ message: 'Not Found' });
+  });
 
   async function listMessages(): Promise<OutboxRow[]> {
     const r = await ctx.db.query<OutboxRow>(
