@@ -30,6 +30,8 @@ export const configSchema = z.object({
    * PUBLIC_URL is not a loopback origin (decision 0053).
    */
   OUTBOX_TOKEN: z.string().min(16).optional(),
+  /** Longest a member's or visitor's REST statement may run before PostgreSQL cancels it (a 503). */
+  REST_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
   /** Comma-separated proxy addresses whose X-Forwarded-For is honoured. */
   TRUSTED_PROXIES: z.string().default(''),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86400).default(3600),

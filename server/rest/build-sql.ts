@@ -159,7 +159,33 @@ const FTS_FUNCTIONS: Record<string, string> = {
   wfts: 'websearch_to_tsquery',
 };
 
+/** Longest pattern a like, ilike, match or imatch filter may carry, and the most wildcards in a like. */
+export const MAX_PATTERN_LENGTH = 200;
+export const MAX_LIKE_WILDCARDS = 8;
+
+/**
+ * Refuses patterns whose matching cost grows with the text far beyond linear (issue 13: one regular
+ * expression with back-references on a bio held the database for seconds): back-references in match and
+ * imatch, long patterns, and likes with many wildcards.
+ */
+function checkPattern(operator: string, value: string): void {
+  if (value.length > MAX_PATTERN_LENGTH)
+    throw parseError(`The ${operator} pattern is too long`, `At most ${MAX_PATTERN_LENGTH} characters`);
+  if ((operator === 'match' || operator === 'imatch') && /\\[1-9]|\\k</.test(value))
+    throw parseError(`The ${operator} pattern uses a back-reference`, 'Back-references are not supported');
+  if (
+    (operator === 'like' || operator === 'ilike') &&
+    (value.match(/[%*_]/g)?.length ?? 0) > MAX_LIKE_WILDCARDS
+  )
+    throw parseError(
+      `The ${operator} pattern has too many wildcards`,
+      `At most ${MAX_LIKE_WILDCARDS} of %, * and _`,
+    );
+}
+
 function toLikePattern(operator: string, value: string): string {
+  if (operator === 'like' || operator === 'ilike' || operator === 'match' || operator === 'imatch')
+    checkPattern(operator, value);
   return operator === 'like' || operator === 'ilike' ? value.replace(/\*/g, '%') : value;
 }
 

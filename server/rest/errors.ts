@@ -53,6 +53,8 @@ export function getStatusForSqlState(code: string, authenticated: boolean): numb
     const n = Number(code.slice(2));
     return n >= 100 && n <= 599 ? n : 500;
   }
+  // A statement cancelled by the statement timeout: the query was too heavy for now, not a server fault.
+  if (code === '57014') return 503;
   // The server is going away or restarting: the client should retry, as with a lost connection.
   if (code === '57P01' || code === '57P02' || code === '57P03') return 503;
   const prefix = code.slice(0, 2);

@@ -108,7 +108,8 @@ export function getSingularError(rows: number): RestError {
 /** The caller's role and claims, set like PostgREST does; the same text on every request. */
 export const SET_CALLER_SQL = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
   set_config('request.method', $3, true), set_config('request.path', $4, true),
-  set_config('request.headers', $5, true), set_config('timezone', 'UTC', true)`;
+  set_config('request.headers', $5, true), set_config('timezone', 'UTC', true),
+  set_config('statement_timeout', $6, true)`;
 /** Prepared once per PostgreSQL connection under this name: each request then skips parsing and planning it. */
 export const SET_CALLER_STATEMENT = 'hs_rest_set_caller';
 
@@ -130,7 +131,16 @@ export async function runAsCaller<T>(
     if (options.readOnly) await tx.query('set transaction read only');
     await tx.query(
       SET_CALLER_SQL,
-      [auth.role, JSON.stringify(auth.claims), req.method, path, JSON.stringify(headers)],
+      [
+        auth.role,
+        JSON.stringify(auth.claims),
+        req.method,
+        path,
+        JSON.stringify(headers),
+        // A member's or visitor's statement may not hold the database for everyone else (issue 13); the
+        // service role (jobs, webhooks, the operator) is trusted with longer work.
+        auth.role === 'service_role' ? '0' : `${ctx.config.REST_STATEMENT_TIMEOUT_MS}ms`,
+      ],
       { name: SET_CALLER_STATEMENT },
     );
     return fn(tx);
