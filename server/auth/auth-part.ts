@@ -30,14 +30,19 @@ import {
   getNormalizedEmail,
   isUserActive,
   sanitizeUserMetadata,
+  toNewLookingUserJson,
   toObfuscatedUserJson,
   toUserJson,
   type UserRow,
 } from './users.ts';
+import { createOpaqueToken, hashToken } from './tokens.ts';
 
 const USER_RETURNING = `returning id, email, encrypted_password, email_confirmed_at, confirmation_sent_at,
   recovery_sent_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at,
   banned_until, deleted_at`;
+
+/** The cookie that ties sign-up links to the browser that asked for them (decision 0054). */
+const SIGNUP_BINDING_COOKIE = 'hs_signup_binding';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -169,17 +174,54 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     return { ip: req.ip, ...(typeof ua === 'string' ? { userAgent: ua } : {}) };
   }
 
+  const bindingCookie = `${SIGNUP_BINDING_COOKIE}=`;
+  const secureCookie = config.publicUrl.startsWith('https:') ? '; Secure' : '';
+
+  /** This browser's sign-up binding from its cookie, if it has one. */
+  function readSignupBinding(req: FastifyRequest): string | undefined {
+    const found = (req.headers.cookie ?? '')
+      .split(';')
+      .map((c) => c.trim())
+      .find((c) => c.startsWith(bindingCookie));
+    const value = found?.slice(bindingCookie.length);
+    return value && /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : undefined;
+  }
+
+  /** This browser's binding, made (and set as an HttpOnly cookie for the verify links) when it has none. */
+  function useSignupBinding(req: FastifyRequest, reply: FastifyReply): string {
+    const existing = readSignupBinding(req);
+    if (existing) return existing;
+    const made = createOpaqueToken();
+    reply.header(
+      'set-cookie',
+      `${bindingCookie}${made}; Path=/auth/v1; HttpOnly; SameSite=Lax; Max-Age=${30 * 86400}${secureCookie}`,
+    );
+    return made;
+  }
+
+  /** Marks an unconfirmed account contested when this browser is not the one that created it. */
+  async function contestSignup(userId: string, bindingHash: string): Promise<void> {
+    await db.query(
+      `insert into auth.signup_bindings (user_id, binding_hash, contested) values ($1, $2, true)
+       on conflict (user_id) do update set contested = auth.signup_bindings.contested
+         or auth.signup_bindings.binding_hash <> excluded.binding_hash`,
+      [userId, bindingHash],
+    );
+  }
+
   async function sendLinkMail(
     user: { id: string; email: string },
     type: OneTimeTokenType,
     redirectTo: string,
     passwordHash?: string,
+    bindingHash?: string,
   ) {
     const token = await issueOneTimeToken(db, {
       userId: user.id,
       type,
       ttlSeconds: config.AUTH_LINK_TTL_SECONDS,
       ...(passwordHash ? { passwordHash } : {}),
+      ...(bindingHash ? { bindingHash } : {}),
     });
     const link = new URL(`${config.publicUrl}/auth/v1/verify`);
     link.searchParams.set('token', token);
@@ -207,13 +249,32 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
   ): Promise<SessionJson | undefined> {
     const consumed = await consumeOneTimeToken(db, token, type);
     if (!consumed) return undefined;
+    const clicker = readSignupBinding(req);
     const updated = await db.transaction(async (tx) => {
-      // Clicking any mailed link proves the address; a confirmed sign-up applies that sign-up's password.
+      // Clicking any mailed link proves the address. A confirmed sign-up applies that sign-up's password,
+      // unless the account is contested (another browser signed up or asked for a link before anyone proved
+      // the mailbox) and the clicking browser is not the one that chose it: then no password survives, and
+      // whoever set one without the mailbox keeps no access (issue 13, decision 0054).
+      const binding = await tx.query<{ contested: boolean }>(
+        'delete from auth.signup_bindings where user_id = $1 returning contested',
+        [consumed.userId],
+      );
+      const contested = binding.rows[0]?.contested === true;
+      // The clicking browser asked for this very link and chose the password it carries.
+      const chosenHere =
+        consumed.passwordHash !== null &&
+        consumed.bindingHash !== null &&
+        clicker !== undefined &&
+        hashToken(clicker) === consumed.bindingHash;
       const r = await tx.query<UserRow>(
-        `update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()),
-           encrypted_password = coalesce($2, encrypted_password), updated_at = now()
-         where id = $1 ${USER_RETURNING}`,
-        [consumed.userId, consumed.passwordHash],
+        contested && !chosenHere
+          ? `update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()),
+               encrypted_password = null, updated_at = now()
+             where id = $1 ${USER_RETURNING}`
+          : `update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()),
+               encrypted_password = coalesce($2, encrypted_password), updated_at = now()
+             where id = $1 ${USER_RETURNING}`,
+        contested && !chosenHere ? [consumed.userId] : [consumed.userId, consumed.passwordHash],
       );
       // The other links of the same kind die with this one (an older sign-up link must not reset the password).
       await tx.query(`delete from auth.one_time_tokens where user_id = $1 and token_type = $2`, [
@@ -287,7 +348,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
         return keys.jwks;
       });
 
-      scope.post('/signup', async (req) => {
+      scope.post('/signup', async (req, reply: FastifyReply) => {
         limiter.hit([`signup:ip:${req.ip}`]);
         const body = getBody(req);
         const email = getNormalizedEmail(body['email']);
@@ -305,6 +366,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
         const passwordHash = await hashPassword(password);
 
         let user = await findUserByEmail(db, email);
+        let created = false;
         if (!user) {
           try {
             const r = await db.query<UserRow>(
@@ -321,22 +383,31 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
               ],
             );
             user = r.rows[0];
+            created = true;
           } catch (e) {
             // Two sign-ups for one new address at once: the second one is answered as for a known address.
             if (!(isDatabaseError(e) && e.code === '23505')) throw e;
             user = await findUserByEmail(db, email);
           }
-        } else if (!user.email_confirmed_at && isUserActive(user)) {
-          // Not confirmed yet: this sign-up's password becomes current, and its own link applies it again.
-          await db.query(`update auth.users set encrypted_password = $2, updated_at = now() where id = $1`, [
-            user.id,
-            passwordHash,
-          ]);
         }
         if (!user || user.email_confirmed_at || !isUserActive(user)) {
           return toObfuscatedUserJson(email, metadata);
         }
-        await sendLinkMail(user, 'signup', redirectTo, passwordHash);
+        const binding = useSignupBinding(req, reply);
+        const bindingHash = hashToken(binding);
+        if (created) {
+          await db.query(
+            'insert into auth.signup_bindings (user_id, binding_hash) values ($1, $2) on conflict do nothing',
+            [user.id, bindingHash],
+          );
+        } else {
+          // Not confirmed yet: the password stays as it is (a second sign-up never changes it), and a sign-up
+          // from another browser contests the account; this sign-up's own link carries its password.
+          await contestSignup(user.id, bindingHash);
+        }
+        await sendLinkMail(user, 'signup', redirectTo, passwordHash, bindingHash);
+        // A repeated sign-up is answered like a first one, without the account's real id.
+        if (!created) return toNewLookingUserJson(email, metadata);
         const fresh = await findUserById(db, user.id);
         return toUserJson(fresh ?? user);
       });
@@ -447,7 +518,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       });
 
       // resend({ type: 'signup', email }): a fresh confirmation link for an address not yet confirmed.
-      scope.post('/resend', async (req) => {
+      scope.post('/resend', async (req, reply: FastifyReply) => {
         limiter.hit([`signup:ip:${req.ip}`]);
         const body = getBody(req);
         if (body['type'] !== 'signup') throw validationFailed('Only type signup can be resent');
@@ -459,9 +530,13 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
           defaultRedirects.signup,
         );
         const user = await findUserByEmail(db, email);
-        // Same answer either way; only an unconfirmed registered address gets a mail.
-        if (user && !user.email_confirmed_at && isUserActive(user))
-          await sendLinkMail(user, 'signup', redirectTo);
+        // Same answer either way; only an unconfirmed registered address gets a mail. A link asked for from
+        // another browser than the one that signed up contests the account (decision 0054).
+        if (user && !user.email_confirmed_at && isUserActive(user)) {
+          const bindingHash = hashToken(useSignupBinding(req, reply));
+          await contestSignup(user.id, bindingHash);
+          await sendLinkMail(user, 'signup', redirectTo, undefined, bindingHash);
+        }
         return {};
       });
 

@@ -41,6 +41,16 @@ create table if not exists auth.one_time_tokens (
   expires_at timestamptz not null
 );
 create index if not exists one_time_tokens_user_id_idx on auth.one_time_tokens (user_id);
+-- Account pre-hijacking (issue 13): each sign-up link remembers the browser that asked for it (a hash of
+-- the sign-up binding cookie); the account remembers the browser that created it, and is contested when
+-- another browser signs up or asks for a link again before the address is confirmed. Confirming a contested
+-- account keeps a password only when the clicking browser chose it (decision 0054).
+alter table auth.one_time_tokens add column if not exists binding_hash text;
+create table if not exists auth.signup_bindings (
+  user_id uuid primary key references auth.users (id) on delete cascade,
+  binding_hash text not null,
+  contested boolean not null default false
+);
 
 create schema if not exists mail;
 

@@ -136,3 +136,33 @@ export function toObfuscatedUserJson(
   });
   return { ...json, identities: [] };
 }
+
+/**
+ * The answer to a repeated sign-up of an address nobody has confirmed yet: shaped like the answer to a first
+ * sign-up (an identity, so the app says "check your e-mail" as for a new account), with a made-up id, so the
+ * account's real id is never revealed to whoever typed the address (issue 13).
+ */
+export function toNewLookingUserJson(
+  email: string,
+  metadata: Record<string, unknown>,
+): Record<string, unknown> {
+  const json = toObfuscatedUserJson(email, metadata);
+  const id = json['id'] as string;
+  const now = new Date().toISOString();
+  return {
+    ...json,
+    identities: [
+      {
+        identity_id: id,
+        id,
+        user_id: id,
+        identity_data: { email, email_verified: false, phone_verified: false, sub: id },
+        provider: 'email',
+        last_sign_in_at: now,
+        created_at: now,
+        updated_at: now,
+        email,
+      },
+    ],
+  };
+}

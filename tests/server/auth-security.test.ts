@@ -9,6 +9,7 @@ import {
   followLink,
   getLatestLink,
   getMailsTo,
+  makeBrowser,
   makeEmail,
   signUpConfirmed,
 } from './auth-support.ts';
@@ -189,25 +190,94 @@ describe.each(getDatabaseKinds())('auth security on %s', (kind) => {
     });
   });
 
-  it('a pre-registered unconfirmed address keeps the password of the sign-up whose link is confirmed', async () => {
-    const email = makeEmail('victim');
-    const attacker = 'Attacker-Chosen-1';
-    const victim = 'Victim-Chosen-22';
-    await createAuthClient(t).auth.signUp({ email, password: attacker });
-    await createAuthClient(t).auth.signUp({ email, password: victim });
-    // The victim opens the mail of their own sign-up (the newest); the attacker's link dies with it.
-    const [victimMail, attackerMail] = await getMailsTo(t, email);
-    expect(
-      (await followLink(findVerifyLink(victimMail!.text, 'signup')!)).fragment.get('access_token'),
-    ).toBeTruthy();
-    expect((await followLink(findVerifyLink(attackerMail!.text, 'signup')!)).fragment.get('error_code')).toBe(
-      'otp_expired',
-    );
-    const client = createAuthClient(t);
-    expect((await client.auth.signInWithPassword({ email, password: attacker })).error?.code).toBe(
-      'invalid_credentials',
-    );
-    expect((await client.auth.signInWithPassword({ email, password: victim })).error).toBeNull();
+  describe('account pre-hijacking (issue 13)', () => {
+    const attackerPassword = 'Attacker-Chosen-1';
+    const victimPassword = 'Victim-Chosen-22';
+    const canSignIn = async (email: string, password: string) =>
+      (await createAuthClient(t).auth.signInWithPassword({ email, password })).error === null;
+    const storedHash = async (email: string) =>
+      (
+        await t.db.query<{ h: string | null }>(
+          'select encrypted_password h from auth.users where email = $1',
+          [email],
+        )
+      ).rows[0]?.h;
+    const realId = async (email: string) =>
+      (await t.db.query<{ id: string }>('select id from auth.users where email = $1', [email])).rows[0]?.id;
+
+    it('a repeated sign-up never changes the password nor reveals the account id', async () => {
+      const email = makeEmail('victim');
+      const attacker = makeBrowser(t);
+      const victim = makeBrowser(t);
+      expect((await attacker.signUp(email, attackerPassword)).status).toBe(200);
+      const before = await storedHash(email);
+      const again = await victim.signUp(email, victimPassword);
+      expect(again.status).toBe(200);
+      // Answered like a first sign-up (an identity: "check your e-mail"), with a made-up id.
+      expect((again.user['identities'] as unknown[]).length).toBe(1);
+      expect(again.user['id']).not.toBe(await realId(email));
+      expect(await storedHash(email)).toBe(before);
+    });
+
+    it("the victim confirming from the newest mail (the attacker's) leaves the attacker no password", async () => {
+      const email = makeEmail('victim');
+      const attacker = makeBrowser(t);
+      const victim = makeBrowser(t);
+      await attacker.signUp(email, attackerPassword);
+      await victim.signUp(email, victimPassword);
+      await attacker.signUp(email, 'Attacker-Again-333');
+      const mails = await getMailsTo(t, email);
+      // Newest first: the attacker's second sign-up. The victim clicks it in their own browser.
+      const newest = findVerifyLink(mails[0]!.text, 'signup')!;
+      const confirmed = await victim.follow(newest);
+      expect(confirmed.fragment.get('access_token')).toBeTruthy();
+      expect(await canSignIn(email, attackerPassword)).toBe(false);
+      expect(await canSignIn(email, 'Attacker-Again-333')).toBe(false);
+      expect(await storedHash(email)).toBeNull();
+      // The other links died with it.
+      for (const m of mails.slice(1))
+        expect((await attacker.follow(findVerifyLink(m.text, 'signup')!)).fragment.get('error_code')).toBe(
+          'otp_expired',
+        );
+    });
+
+    it("the victim confirming their own sign-up's mail in their browser keeps their password, not the attacker's", async () => {
+      const email = makeEmail('victim');
+      const attacker = makeBrowser(t);
+      const victim = makeBrowser(t);
+      await attacker.signUp(email, attackerPassword);
+      await victim.signUp(email, victimPassword);
+      const [victimMail] = await getMailsTo(t, email);
+      expect(
+        (await victim.follow(findVerifyLink(victimMail!.text, 'signup')!)).fragment.get('access_token'),
+      ).toBeTruthy();
+      expect(await canSignIn(email, victimPassword)).toBe(true);
+      expect(await canSignIn(email, attackerPassword)).toBe(false);
+    });
+
+    it('a confirmation link asked for again from another browser contests the account too', async () => {
+      const email = makeEmail('victim');
+      const attacker = makeBrowser(t);
+      const victim = makeBrowser(t);
+      await attacker.signUp(email, attackerPassword);
+      expect(await victim.resend(email)).toBe(200);
+      const [resent] = await getMailsTo(t, email);
+      expect(
+        (await victim.follow(findVerifyLink(resent!.text, 'signup')!)).fragment.get('access_token'),
+      ).toBeTruthy();
+      expect(await canSignIn(email, attackerPassword)).toBe(false);
+    });
+
+    it('an uncontested sign-up confirmed on another device keeps its password', async () => {
+      const email = makeEmail('single');
+      await makeBrowser(t).signUp(email, victimPassword);
+      const [mail] = await getMailsTo(t, email);
+      // The phone's mail app: a browser without the sign-up's cookie.
+      expect(
+        (await followLink(findVerifyLink(mail!.text, 'signup')!)).fragment.get('access_token'),
+      ).toBeTruthy();
+      expect(await canSignIn(email, victimPassword)).toBe(true);
+    });
   });
 
   it('sanitises the name in sign-up metadata and caps its length', async () => {

@@ -57,9 +57,9 @@ export interface FollowedLink {
   body: string;
 }
 
-/** Opens a mailed link like a browser would, without following the redirect. */
-export async function followLink(link: string): Promise<FollowedLink> {
-  const res = await fetch(link, { redirect: 'manual' });
+/** Opens a mailed link like a browser would, without following the redirect (with that browser's cookies). */
+export async function followLink(link: string, cookie?: string): Promise<FollowedLink> {
+  const res = await fetch(link, { redirect: 'manual', ...(cookie ? { headers: { cookie } } : {}) });
   const location = new URL(res.headers.get('location') ?? 'about:blank');
   return {
     status: res.status,
@@ -88,4 +88,41 @@ export async function signUpConfirmed(t: TestServer, email: string, password: st
   if (!followed.fragment.get('access_token'))
     throw new Error(`confirmation failed: ${followed.location.toString()}`);
   return followed;
+}
+
+/**
+ * A browser for auth journeys: it keeps the cookies the auth server sets (the sign-up binding), so a sign-up
+ * and the click on its mailed link can come from the same browser or from two different ones.
+ */
+export function makeBrowser(t: { url: string; anonKey: string }) {
+  let cookie = '';
+  const keep = (res: Response) => {
+    const set = res.headers.get('set-cookie');
+    if (set) cookie = set.split(';')[0]!;
+  };
+  return {
+    async signUp(
+      email: string,
+      password: string,
+    ): Promise<{ status: number; user: Record<string, unknown> }> {
+      const res = await fetch(`${t.url}/auth/v1/signup`, {
+        method: 'POST',
+        headers: { apikey: t.anonKey, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        body: JSON.stringify({ email, password }),
+      });
+      keep(res);
+      return { status: res.status, user: (await res.json()) as Record<string, unknown> };
+    },
+    async resend(email: string): Promise<number> {
+      const res = await fetch(`${t.url}/auth/v1/resend`, {
+        method: 'POST',
+        headers: { apikey: t.anonKey, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        body: JSON.stringify({ type: 'signup', email }),
+      });
+      keep(res);
+      await res.arrayBuffer();
+      return res.status;
+    },
+    follow: (link: string) => followLink(link, cookie || undefined),
+  };
 }

@@ -209,8 +209,9 @@ const cases: Case[] = [
     code: '23514',
   },
   {
-    what: 'message: id not made',
-    sql: `insert into public.messages (conversation_id, sender_id, recipient_id, content) values ($1, $2, $3, 'x')`,
+    // A message without an id gets one from the server (0111); a null id is still refused.
+    what: 'message: null id',
+    sql: `insert into public.messages (id, conversation_id, sender_id, recipient_id, content) values (null, $1, $2, $3, 'x')`,
     params: (w) => [w.conversationId, w.me, w.other],
     code: '23502',
   },
