@@ -1,14 +1,13 @@
-// Layout of the signed-in area: sidebar (Ctrl/Cmd+B), account banners, presence, session rules, theme menu and sign-out.
+// Layout of the signed-in area: sidebar (Ctrl/Cmd+B), account banners, theme menu and sign-out.
+// Presence and session rules run for every signed-in page, this layout's or not (SignedInRules in app.tsx).
 import { Suspense, useEffect, useState } from 'react';
+import { Menu } from 'lucide-react';
 import { Link, Outlet } from 'react-router-dom';
 import { DeletionBanner, PauseBanner } from '../features/accounts/account-banners.tsx';
 import { MemberNav, SidebarAccount, useSidebarSignOut } from '../features/layout/member-sidebar.tsx';
 import { ThemeMenu } from '../ui/theme-menu.tsx';
-import { useAuth } from './auth-context.tsx';
 import { PageLoading } from './loading-screen.tsx';
 import { preloadableLazy } from './preloadable-lazy.ts';
-import { usePresence } from './use-presence.ts';
-import { useSessionRules } from './use-session-rules.ts';
 
 // The local replica (PowerSync, wa-sqlite) is heavy: loaded only once a member is inside.
 const replicaProvider = preloadableLazy(() =>
@@ -38,10 +37,7 @@ function readSidebarCookie(): boolean {
 }
 
 export function MemberLayout() {
-  const { user } = useAuth();
   const [expanded, setExpanded] = useState(readSidebarCookie);
-  usePresence(user?.id);
-  useSessionRules(!!user);
 
   useEffect(() => {
     document.cookie = `${SIDEBAR_COOKIE}=${expanded}; path=/; max-age=${SIDEBAR_COOKIE_MAX_AGE_S}; SameSite=Lax`;
@@ -88,7 +84,7 @@ export function MemberLayout() {
             aria-expanded={expanded}
             onClick={() => setExpanded((x) => !x)}
           >
-            ☰
+            <Menu aria-hidden="true" className="size-5" />
           </button>
         </div>
         <nav aria-label="Member" className="flex-1 overflow-y-auto px-1">

@@ -1,7 +1,29 @@
 // Theme menu: pick one of the seven colour themes and toggle dark mode.
 import { useEffect, useId, useRef, useState } from 'react';
-import { THEMES } from './themes.ts';
+import {
+  Check,
+  Leaf,
+  Moon,
+  Palette,
+  Sparkles,
+  Sun,
+  Sunset,
+  Waves,
+  Flower2,
+  type LucideIcon,
+} from 'lucide-react';
+import { THEMES, type ThemeName } from './themes.ts';
 import { useTheme } from './theme-context.tsx';
+
+const THEME_ICONS: Record<ThemeName, LucideIcon> = {
+  light: Sun,
+  dark: Moon,
+  sunset: Sunset,
+  ocean: Waves,
+  forest: Leaf,
+  lavender: Flower2,
+  midnight: Sparkles,
+};
 
 export function ThemeMenu() {
   const { theme, dark, setTheme, toggleDark } = useTheme();
@@ -35,6 +57,7 @@ export function ThemeMenu() {
         className="btn-ghost"
         onClick={() => setOpen((o) => !o)}
       >
+        <Palette aria-hidden="true" className="mr-1 inline size-4" />
         Theme
       </button>
       {open && (
@@ -44,23 +67,26 @@ export function ThemeMenu() {
         >
           <p className="px-2 pb-1 text-xs font-semibold text-muted uppercase">Colour theme</p>
           <ul>
-            {THEMES.map((t) => (
-              <li key={t.name}>
-                <button
-                  type="button"
-                  aria-pressed={theme === t.name}
-                  className="flex w-full items-center gap-2 rounded px-2 py-1.5 text-left hover:bg-subtle aria-pressed:font-semibold"
-                  onClick={() => setTheme(t.name)}
-                >
-                  <span aria-hidden="true">{t.icon}</span>
-                  <span className="flex-1">
-                    {t.label}
-                    <span className="block text-xs text-muted">{t.description}</span>
-                  </span>
-                  {theme === t.name && <span aria-hidden="true">✓</span>}
-                </button>
-              </li>
-            ))}
+            {THEMES.map((t) => {
+              const Icon = THEME_ICONS[t.name];
+              return (
+                <li key={t.name}>
+                  <button
+                    type="button"
+                    aria-pressed={theme === t.name}
+                    className="flex w-full items-center gap-2 rounded px-2 py-1.5 text-left hover:bg-subtle aria-pressed:font-semibold"
+                    onClick={() => setTheme(t.name)}
+                  >
+                    <Icon aria-hidden="true" className="size-4 shrink-0" />
+                    <span className="flex-1">
+                      {t.label}
+                      <span className="block text-xs text-muted">{t.description}</span>
+                    </span>
+                    {theme === t.name && <Check aria-hidden="true" className="size-4" />}
+                  </button>
+                </li>
+              );
+            })}
           </ul>
           <label className="mt-2 flex items-center justify-between border-t border-border px-2 pt-2 text-sm">
             Dark mode

@@ -1,13 +1,13 @@
 // The seven colour themes of spec §3; their light and dark colour sets live in styles.css under [data-theme].
 
 export const THEMES = [
-  { name: 'light', label: 'Light', icon: '☀️', description: 'Clean and bright' },
-  { name: 'dark', label: 'Dark', icon: '🌙', description: 'Easy on the eyes' },
-  { name: 'sunset', label: 'Sunset', icon: '🌅', description: 'Warm and romantic' },
-  { name: 'ocean', label: 'Ocean', icon: '🌊', description: 'Cool and calm' },
-  { name: 'forest', label: 'Forest', icon: '🌲', description: 'Natural and grounded' },
-  { name: 'lavender', label: 'Lavender', icon: '💜', description: 'Soft and gentle' },
-  { name: 'midnight', label: 'Midnight', icon: '🌌', description: 'Deep and mysterious' },
+  { name: 'light', label: 'Light', description: 'Clean and bright' },
+  { name: 'dark', label: 'Dark', description: 'Easy on the eyes' },
+  { name: 'sunset', label: 'Sunset', description: 'Warm and romantic' },
+  { name: 'ocean', label: 'Ocean', description: 'Cool and calm' },
+  { name: 'forest', label: 'Forest', description: 'Natural and grounded' },
+  { name: 'lavender', label: 'Lavender', description: 'Soft and gentle' },
+  { name: 'midnight', label: 'Midnight', description: 'Deep and mysterious' },
 ] as const;
 
 export type ThemeName = (typeof THEMES)[number]['name'];

@@ -1,4 +1,5 @@
 // The toast region: shows the current toast, closes it after its duration, swipe (50 px) to dismiss, F8 to focus.
+import { X } from 'lucide-react';
 import { useEffect, useRef, useSyncExternalStore, type PointerEvent as ReactPointerEvent } from 'react';
 import {
   TOAST_DEFAULT_DURATION_MS,
@@ -74,7 +75,7 @@ function ToastCard({ item }: { item: ToastItem }) {
         className="rounded px-1 text-lg leading-none opacity-80 hover:opacity-100"
         onClick={() => dismissToast(item.id)}
       >
-        ×
+        <X aria-hidden="true" className="size-4" />
       </button>
     </li>
   );

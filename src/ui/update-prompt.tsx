@@ -1,5 +1,6 @@
 /// <reference types="vite-plugin-pwa/react" />
 // Registers the service worker (after the page has loaded) and offers a reload when a new version is waiting.
+import { X } from 'lucide-react';
 import { useRegisterSW } from 'virtual:pwa-register/react';
 
 /** Checks for a new version every hour while the app stays open (installed PWAs can run for days). */
@@ -41,7 +42,7 @@ export function UpdatePrompt() {
         className="rounded px-1 text-lg leading-none opacity-80 hover:opacity-100"
         onClick={() => setNeedRefresh(false)}
       >
-        ×
+        <X aria-hidden="true" className="size-4" />
       </button>
     </div>
   );

@@ -50,7 +50,7 @@ async function findInDeck(page: Page, name: string) {
     // act on the next card unseen.
     const card = page.getByTestId('discovery-card');
     const skipped = await card.getAttribute('data-member-id');
-    await page.getByRole('button', { name: '✕ Skip' }).click();
+    await page.getByRole('button', { name: 'Skip', exact: true }).click();
     await expect(
       page
         .locator(`[data-testid="discovery-card"]:not([data-member-id="${skipped}"])`)
@@ -70,7 +70,7 @@ async function expectNotInDeck(page: Page, name: string) {
     if (await noMore.isVisible()) return;
     await expect(card.getByRole('heading', { name: new RegExp(`^${name}`) })).toHaveCount(0);
     const skipped = await card.getAttribute('data-member-id');
-    await page.getByRole('button', { name: '✕ Skip' }).click();
+    await page.getByRole('button', { name: 'Skip', exact: true }).click();
     await expect(
       page.locator(`[data-testid="discovery-card"]:not([data-member-id="${skipped}"])`).or(noMore),
     ).toBeVisible({ timeout: 20_000 });
@@ -181,7 +181,7 @@ test('two members: profile with a photo, discovery, like and like back, match po
   });
   await c.goto('/find-matches');
   await findInDeck(c, 'Bruno');
-  await c.getByRole('button', { name: '♥ Like' }).click();
+  await c.getByRole('button', { name: 'Like', exact: true }).click();
   await expect(c.getByText('Like sent!')).toBeVisible();
   await expect
     .poll(async () => {

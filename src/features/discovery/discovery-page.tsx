@@ -1,4 +1,5 @@
 // /find-matches: the ranked deck (kept locally), like/skip by buttons and keys, block/report, filters and the upgrade prompt.
+import { Heart, X } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useAuth } from '../../app/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
@@ -363,7 +364,8 @@ export default function DiscoveryPage() {
               disabled={settling}
               aria-describedby={settling ? 'deck-settling' : undefined}
             >
-              ✕ Skip
+              <X aria-hidden="true" className="mr-1 inline size-4" />
+              Skip
             </button>
             <button
               type="button"
@@ -373,7 +375,8 @@ export default function DiscoveryPage() {
               disabled={settling}
               aria-describedby={settling ? 'deck-settling' : undefined}
             >
-              ♥ Like
+              <Heart aria-hidden="true" className="mr-1 inline size-4" />
+              Like
             </button>
           </div>
           <div className="flex justify-center gap-3 text-sm">
@@ -390,7 +393,9 @@ export default function DiscoveryPage() {
               Report
             </button>
           </div>
-          <p className="text-center text-xs text-muted">Keys: → or L to like, ← or S to skip.</p>
+          <p className="text-center text-xs text-muted">
+            Keys: right arrow or L to like, left arrow or S to skip.
+          </p>
         </>
       ) : (
         !isLoading &&

@@ -1,4 +1,5 @@
 // Public footer: tagline, links, social links in a new tab, Top button, © 2025, and the newsletter on the home page only.
+import { ArrowUp } from 'lucide-react';
 import { Link, useLocation } from 'react-router-dom';
 import { NewsletterBlock } from './newsletter-block.tsx';
 
@@ -59,7 +60,8 @@ export function Footer() {
           className="btn-ghost"
           onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
         >
-          Top ↑
+          Top
+          <ArrowUp aria-hidden="true" className="ml-1 inline size-4" />
         </button>
       </div>
     </footer>

@@ -1,5 +1,6 @@
 // The landing page: rotating headline, the promise, three feature cards, Start Your Journey and the instance's real figures.
 import { useEffect, useState } from 'react';
+import { HeartHandshake, ShieldCheck, Sparkles } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { PublicStats } from './public-stats.tsx';
 
@@ -12,21 +13,21 @@ const FEATURES = [
     summary: 'Compatibility from what you value, not just a photo.',
     details:
       'Your answers to compatibility questions, your interests and your relationship goals are weighed on both sides, so you see people whose preferences include you too. Every score comes with the reasons behind it.',
-    icon: '💞',
+    icon: HeartHandshake,
   },
   {
     title: 'Safe & Secure',
     summary: 'Your exact location and contact details stay private.',
     details:
       'Others see your first name, age, photos and city, and a distance rounded to a band, never your address or exact position. Photos are stripped of location data, and blocking or reporting hides you both instantly.',
-    icon: '🛡️',
+    icon: ShieldCheck,
   },
   {
     title: 'Real Results',
     summary: 'Conversations that start from something you share.',
     details:
       'Matches happen only when both of you say yes. AI help suggests openers from your shared interests and keeps working offline, so a slow network never stops a good conversation.',
-    icon: '✨',
+    icon: Sparkles,
   },
 ];
 
@@ -75,9 +76,7 @@ export default function LandingPage() {
               className="group card focus-within:ring-2 focus-within:ring-primary"
               tabIndex={0}
             >
-              <p className="text-3xl" aria-hidden="true">
-                {f.icon}
-              </p>
+              <f.icon aria-hidden="true" className="size-8 text-primary" />
               <h3 className="mt-3 text-xl font-semibold">{f.title}</h3>
               <p className="mt-2 text-muted">{f.summary}</p>
               <p

@@ -1,4 +1,5 @@
 // 'Stay Connected' newsletter block (home page only): collapsible; records the address with consent time, check mark 3 s, collapses.
+import { Check } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { getSupabase } from '../../data/supabase-client.ts';
 import { toastError } from '../../ui/toast-store.ts';
@@ -78,7 +79,7 @@ export function NewsletterBlock() {
               disabled={busy || done}
               aria-label={done ? 'Subscribed' : 'Subscribe'}
             >
-              {done ? '✓' : 'Subscribe'}
+              {done ? <Check aria-hidden="true" className="size-4" /> : 'Subscribe'}
             </button>
           </div>
         </form>

@@ -1,4 +1,5 @@
 // The floating action button (after 500 px: Create Profile, Try AI Chat, Back to Top) and the back-to-top button (after 300 px).
+import { ArrowUp, Heart, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 
@@ -46,7 +47,8 @@ export function ScrollButtons() {
           className="fixed bottom-6 left-6 z-30 rounded-full border border-border bg-card px-3 py-2 text-sm shadow-lg hover:bg-subtle"
           onClick={toTop}
         >
-          ↑ Top
+          <ArrowUp aria-hidden="true" className="mr-1 inline size-4" />
+          Top
         </button>
       )}
       {y > FAB_THRESHOLD_PX && (
@@ -89,7 +91,11 @@ export function ScrollButtons() {
             className="size-14 rounded-full bg-primary text-2xl text-primary-fg shadow-xl"
             onClick={() => setMenuOpen((o) => !o)}
           >
-            {menuOpen ? '×' : '♥'}
+            {menuOpen ? (
+              <X aria-hidden="true" className="mx-auto size-6" />
+            ) : (
+              <Heart aria-hidden="true" className="mx-auto size-6" />
+            )}
           </button>
         </div>
       )}

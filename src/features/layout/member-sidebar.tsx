@@ -1,5 +1,24 @@
 // The member sidebar of spec §2: grouped links, likes badge, premium markers, the member's card, Upgrade Now and Sign Out.
 import { useQuery } from '@tanstack/react-query';
+import {
+  Bell,
+  BookOpen,
+  Bot,
+  CircleHelp,
+  Crown,
+  Heart,
+  HeartHandshake,
+  House,
+  LogOut,
+  MessageCircle,
+  Search,
+  Settings,
+  ShieldCheck,
+  Star,
+  User,
+  Users,
+  type LucideIcon,
+} from 'lucide-react';
 import { NavLink, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../app/auth-context.tsx';
 import { getSupabase } from '../../data/supabase-client.ts';
@@ -15,7 +34,7 @@ import { useEntitlement } from './use-entitlement.ts';
 export interface NavItem {
   label: string;
   to: string;
-  icon: string;
+  icon: LucideIcon;
   badge?: 'likes' | 'messages' | 'notifications';
   premium?: boolean;
 }
@@ -24,40 +43,40 @@ export const MEMBER_NAV_GROUPS: { group: string; items: NavItem[] }[] = [
   {
     group: 'Main',
     items: [
-      { label: 'Dashboard', to: '/dashboard', icon: '🏠' },
-      { label: 'Find Matches', to: '/find-matches', icon: '🔍' },
-      { label: 'My Matches', to: '/match-list', icon: '💞' },
-      { label: 'Likes', to: '/likes', icon: '❤️', badge: 'likes' },
-      { label: 'Messages', to: '/messages', icon: '💬', premium: true, badge: 'messages' },
+      { label: 'Dashboard', to: '/dashboard', icon: House },
+      { label: 'Find Matches', to: '/find-matches', icon: Search },
+      { label: 'My Matches', to: '/match-list', icon: HeartHandshake },
+      { label: 'Likes', to: '/likes', icon: Heart, badge: 'likes' },
+      { label: 'Messages', to: '/messages', icon: MessageCircle, premium: true, badge: 'messages' },
     ],
   },
   {
     group: 'Profile & Agent',
     items: [
-      { label: 'My Profile', to: '/profile', icon: '👤' },
-      { label: 'AI Wingman', to: '/agent-settings', icon: '🤖', premium: true },
+      { label: 'My Profile', to: '/profile', icon: User },
+      { label: 'AI Wingman', to: '/agent-settings', icon: Bot, premium: true },
     ],
   },
   {
     group: 'Notifications & Help',
     items: [
-      { label: 'Notifications', to: '/notifications', icon: '🔔', badge: 'notifications' },
-      { label: 'Help', to: '/help', icon: '❓' },
+      { label: 'Notifications', to: '/notifications', icon: Bell, badge: 'notifications' },
+      { label: 'Help', to: '/help', icon: CircleHelp },
     ],
   },
   {
     group: 'Settings',
     items: [
-      { label: 'Account Settings', to: '/account', icon: '⚙️' },
-      { label: 'Pricing', to: '/pricing', icon: '⭐' },
+      { label: 'Account Settings', to: '/account', icon: Settings },
+      { label: 'Pricing', to: '/pricing', icon: Star },
     ],
   },
   {
     group: 'Community',
     items: [
-      { label: 'Dating Resources', to: '/dating-resources', icon: '📚' },
-      { label: 'Community', to: '/community', icon: '👥' },
-      { label: 'Safety Center', to: '/safety-center', icon: '🛡️' },
+      { label: 'Dating Resources', to: '/dating-resources', icon: BookOpen },
+      { label: 'Community', to: '/community', icon: Users },
+      { label: 'Safety Center', to: '/safety-center', icon: ShieldCheck },
     ],
   },
 ];
@@ -107,7 +126,7 @@ export function MemberNav({ expanded, onNavigate }: { expanded: boolean; onNavig
                     `flex items-center gap-3 rounded-lg px-2 py-2 text-sm hover:bg-subtle ${isActive ? 'font-semibold text-primary' : ''}`
                   }
                 >
-                  <span aria-hidden="true">{l.icon}</span>
+                  <l.icon aria-hidden="true" className="size-5 shrink-0" />
                   <span className={expanded ? 'flex-1' : 'sr-only'}>{l.label}</span>
                   {l.badge === 'likes' && unread > 0 && (
                     <span
@@ -129,7 +148,8 @@ export function MemberNav({ expanded, onNavigate }: { expanded: boolean; onNavig
                   )}
                   {l.premium && showPremium && (
                     <span className="text-xs" title="Premium feature">
-                      👑<span className="sr-only"> (premium)</span>
+                      <Crown aria-hidden="true" className="size-4 text-amber-500" />
+                      <span className="sr-only"> (premium)</span>
                     </span>
                   )}
                 </NavLink>
@@ -198,6 +218,7 @@ export function SidebarAccount({ expanded }: { expanded: boolean }) {
       >
         <ThemeMenu />
         <button type="button" className="btn-ghost text-sm" onClick={() => void signOut()}>
+          <LogOut aria-hidden="true" className="mr-1 inline size-4" />
           Sign Out
         </button>
       </div>
