@@ -21,6 +21,8 @@ import { MEMBER_LAYOUT_PARTS, MemberLayout } from './member-layout.tsx';
 import { preloadableLazy } from './preloadable-lazy.ts';
 import { createQueryClient } from './query-client.ts';
 import { SecurityWrapper } from './security-wrapper.tsx';
+import { usePresence } from './use-presence.ts';
+import { useSessionRules } from './use-session-rules.ts';
 
 const LoginPage = lazy(() => import('../features/accounts/login-page.tsx'));
 const SignupPage = lazy(() => import('../features/accounts/signup-page.tsx'));
@@ -86,6 +88,26 @@ function AuthGate({ children }: { children: ReactNode }) {
   return children;
 }
 
+/**
+ * Presence and the session rules (120-minute idle timeout, 60 s validity check) for whoever is signed in,
+ * on every page: a member reading /help or the landing is still signed in and must not escape them.
+ */
+function SignedInRules() {
+  const { user } = useAuth();
+  usePresence(user?.id);
+  useSessionRules(!!user);
+  return null;
+}
+
+/**
+ * Pages both visitors and members read (Help, Community, Safety Center): a member reaches them from the
+ * sidebar and stays in the member layout; a visitor sees the public one.
+ */
+function MemberOrPublicLayout() {
+  const { isAuthenticated } = useAuth();
+  return isAuthenticated ? <MemberLayout /> : <PublicLayout />;
+}
+
 function ArticleRoute() {
   const { slug = '' } = useParams();
   return <ArticlePlaceholderPage slug={slug} />;
@@ -114,15 +136,17 @@ export function AppRoutes() {
           <Route path="how-it-works" element={<HowItWorksPage />} />
           <Route path="success-stories" element={<SuccessStoriesPage />} />
           <Route path="compare-apps" element={<CompareAppsPage />} />
-          <Route path="community" element={<CommunityPage />} />
-          <Route path="safety-center" element={<SafetyCenterPage />} />
-          <Route path="help" element={<HelpPage />} />
           <Route path="contact" element={<ContactPage />} />
           <Route path="terms" element={<TermsPage />} />
           <Route path="privacy" element={<PrivacyPage />} />
           <Route path="cookies" element={<CookiesPage />} />
           <Route path="manage-subscription" element={<ManageSubscriptionPage />} />
           <Route path="*" element={<NotFoundPage />} />
+        </Route>
+        <Route element={<MemberOrPublicLayout />}>
+          <Route path="community" element={<CommunityPage />} />
+          <Route path="safety-center" element={<SafetyCenterPage />} />
+          <Route path="help" element={<HelpPage />} />
         </Route>
         <Route path="login" element={<LoginPage />} />
         <Route path="signup" element={<SignupPage />} />
@@ -176,6 +200,7 @@ export function AppContent({ prerendered = false }: AppProps) {
     <SecurityWrapper prerendered={prerendered}>
       <Providers knownSignedOut={prerendered}>
         <AuthGate>
+          <SignedInRules />
           <AppRoutes />
         </AuthGate>
         <Toaster />

@@ -148,3 +148,27 @@ test('Sign Out ends this device only; Log out of all devices ends every session'
   ).toBe(403);
   await laptop.close();
 });
+
+test('Help, Community and Safety keep a member in the member layout, and the session rules follow them onto public pages', async ({
+  page,
+  request,
+}) => {
+  await page.clock.install();
+  await signUpAndConfirm(page, request, makeEmail('public-rules'));
+  await page.goto('/dashboard');
+  const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
+  for (const label of ['Help', 'Community', 'Safety Center']) {
+    await sidebar.getByRole('link', { name: label, exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: label, exact: true })).toBeVisible();
+    await expect(sidebar).toBeVisible();
+  }
+
+  // A public page outside the member layout: the idle rule still ends the session there.
+  await page.goto('/terms');
+  await expect(sidebar).toHaveCount(0);
+  await page.clock.fastForward('02:00:30');
+  await expect(page.getByText('Your session has timed out for security reasons.')).toBeVisible();
+  await page.goto('/help');
+  await expect(page.getByRole('heading', { level: 1, name: 'Help', exact: true })).toBeVisible();
+  await expect(sidebar).toHaveCount(0);
+});
