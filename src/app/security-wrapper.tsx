@@ -21,8 +21,17 @@ function scanInlineCode(): string[] {
   return found;
 }
 
+/** The startup checks hold the first paint at most this long: a slow mobile network must not hold the app. */
+const STARTUP_CHECK_WAIT_MS = 1500;
+
+function isOffline(): boolean {
+  return typeof navigator !== 'undefined' && navigator.onLine === false;
+}
+
 async function runStartupChecks(): Promise<void> {
   try {
+    // Offline there are no headers to read; the service worker's copy would only repeat the last ones.
+    if (isOffline()) throw new Error('offline');
     const res = await fetch(window.location.href, { method: 'HEAD', cache: 'no-store' });
     const warnings = getHeaderWarnings(res.headers);
     if (warnings.length > 0) {
@@ -47,11 +56,13 @@ export function SecurityWrapper({
   prerendered?: boolean;
 }) {
   // On the pre-rendered landing the page is already on screen: it stays while the checks run (they block nothing).
-  const [ready, setReady] = useState(prerendered);
+  // Offline (a reload with the network gone) the page shows at once: the checks cannot reach the server.
+  const [ready, setReady] = useState(() => prerendered || isOffline());
   const location = useLocation();
 
   useEffect(() => {
     let done = false;
+    const wait = setTimeout(() => setReady(true), STARTUP_CHECK_WAIT_MS);
     runStartupChecks()
       .catch((e: unknown) =>
         logSecurityEvent('security_initialization_failed', {
@@ -99,6 +110,7 @@ export function SecurityWrapper({
     document.addEventListener('securitypolicyviolation', onCsp);
     return () => {
       done = true;
+      clearTimeout(wait);
       document.removeEventListener('contextmenu', onContextMenu);
       document.removeEventListener('copy', onCopy);
       document.removeEventListener('keydown', onKeyDown);

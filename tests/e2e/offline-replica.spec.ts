@@ -42,6 +42,32 @@ test('the landing page loads neither the sync engine nor its WASM', async ({ pag
   expect(urls.filter((u) => SYNC_ENGINE_ASSET.test(u))).toEqual([]);
 });
 
+test('offline, a member reloading the landing sees the page at once, never "Initializing security..."', async ({
+  page,
+  context,
+  request,
+}) => {
+  await acceptNecessaryCookies(page);
+  await signUpAndConfirm(page, request, makeEmail('offline-landing'));
+  const landing = page.getByRole('heading', { level: 1, name: /Find Your/ });
+  await page.goto('/');
+  await makeReadyForOffline(page, () => expect(landing).toBeVisible());
+  // Every text the page ever paints from its first script on, so a flash between two checks is caught too.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { seenTexts: string[] }).seenTexts = seen;
+    new MutationObserver(() => {
+      const text = document.body?.innerText ?? '';
+      if (text.includes('Initializing security')) seen.push(text);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  await context.setOffline(true);
+  await page.reload();
+  await expect(landing).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { seenTexts: string[] }).seenTexts)).toEqual([]);
+  await context.setOffline(false);
+});
+
 test('the manifest makes the app installable and the service worker takes control', async ({
   page,
   request,
