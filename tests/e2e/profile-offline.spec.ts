@@ -189,3 +189,28 @@ test('a profile edit the server refuses is shown in plain words and the form ret
     bio: null,
   });
 });
+
+test('a profile edit reloaded at once after typing is still in the form, and saving it keeps it', async ({
+  page,
+  request,
+}) => {
+  await signUpWithReplica(page, request, 'prof-unsaved');
+  await page.goto('/profile');
+  await expect(page.getByLabel('Name')).toHaveValue('Test Member');
+  await page.getByLabel('Bio').fill('Half a sentence typed on the bus');
+  await page.getByLabel('Career').fill('Ferry pilot');
+  // No wait at all between the last keystroke and the reload.
+  await page.reload();
+  await expect(page.getByLabel('Bio')).toHaveValue('Half a sentence typed on the bus');
+  await expect(page.getByLabel('Career')).toHaveValue('Ferry pilot');
+  await expect(page.getByTestId('unsaved-restored')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByTestId('unsaved-restored')).toHaveCount(0);
+  await expect
+    .poll(async () => (await queryReplica<{ bio: string }>(page, 'select bio from profiles'))[0]?.bio)
+    .toBe('Half a sentence typed on the bus');
+  await page.reload();
+  await expect(page.getByLabel('Bio')).toHaveValue('Half a sentence typed on the bus');
+  await expect(page.getByTestId('unsaved-restored')).toHaveCount(0);
+});

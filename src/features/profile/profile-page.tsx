@@ -1,9 +1,19 @@
 // /profile (My Profile) and /profile-builder: photos, about you, city, questionnaire and match preferences, with a completeness meter.
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../app/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
 import type { ReplicaRow } from '../../data/schema.ts';
+import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unsent-text.ts';
 import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
 import { toast } from '../../ui/toast-store.ts';
 import { CityPicker } from './city-picker.tsx';
@@ -223,7 +233,7 @@ function PhotosEditor({
                   aria-label={`Move photo ${i + 1} earlier`}
                   onClick={() => void move(i, i - 1)}
                 >
-                  ←
+                  <ChevronLeft aria-hidden="true" className="size-4" />
                 </button>
               )}
               {i < photos.length - 1 && (
@@ -233,7 +243,7 @@ function PhotosEditor({
                   aria-label={`Move photo ${i + 1} later`}
                   onClick={() => void move(i, i + 1)}
                 >
-                  →
+                  <ChevronRight aria-hidden="true" className="size-4" />
                 </button>
               )}
               <button
@@ -547,6 +557,24 @@ function toForm(draft: ProfileDraft): ProfileForm {
   return { draft, interestsText: draft.interests.join(', '), languagesText: draft.languages.join(', ') };
 }
 
+/** This device's copy of a profile form the member edited and has not saved (a reload or close keeps it). */
+function findUnsavedForm(key: string, fallback: ProfileForm): ProfileForm | undefined {
+  const kept = findUnsentText(key);
+  if (!kept) return undefined;
+  try {
+    const v = JSON.parse(kept.text) as Partial<ProfileForm>;
+    if (typeof v.draft !== 'object' || v.draft === null) return undefined;
+    return {
+      // Fields added since it was kept take the row's value.
+      draft: { ...fallback.draft, ...v.draft },
+      interestsText: typeof v.interestsText === 'string' ? v.interestsText : fallback.interestsText,
+      languagesText: typeof v.languagesText === 'string' ? v.languagesText : fallback.languagesText,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
 export default function ProfilePage({ builder = false }: { builder?: boolean }) {
   const { user } = useAuth();
   const me = user?.id ?? '';
@@ -567,9 +595,17 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
   );
   const row = rows[0];
   const synced = useMemo(() => toForm(toDraft(row)), [row]);
-  const [form, setForm] = useState<ProfileForm>(synced);
+  const unsavedKey = `profile:${me}`;
+  const [restored] = useState(() => findUnsavedForm(unsavedKey, synced));
+  const [form, setForm] = useState<ProfileForm>(restored ?? synced);
   // The row fills the form, and keeps it in step until the member edits it (then the member's text wins).
   const base = useFollowRow(synced, form, setForm);
+  // Every edit is written through to this device at once (a layout effect runs in the keystroke's own task),
+  // so a reload or close right after typing keeps it; a form back at the saved version leaves nothing kept.
+  useLayoutEffect(() => {
+    if (JSON.stringify(form) === JSON.stringify(base.current)) clearUnsentText(unsavedKey);
+    else keepUnsentText(unsavedKey, JSON.stringify(form));
+  }, [form, base, unsavedKey]);
   const { draft, interestsText, languagesText } = form;
   const [errors, setErrors] = useState<Errors>({});
   const setDraft = (d: ProfileDraft) => setForm((f) => ({ ...f, draft: d }));
@@ -766,6 +802,11 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
         <div className="sm:col-span-2">
           <CityPicker value={draft} onPick={set} error={errors['city']} />
         </div>
+        {restored && JSON.stringify(form) !== JSON.stringify(base.current) && (
+          <p role="status" className="text-sm text-muted sm:col-span-2" data-testid="unsaved-restored">
+            Your unsaved changes are back. Save your profile to keep them.
+          </p>
+        )}
         {errors['form'] && (
           <p role="alert" className="text-sm text-red-700 sm:col-span-2 dark:text-red-400">
             {errors['form']}
