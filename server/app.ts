@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
+import { registerNulGuard } from './http/nul-guard.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerAppServing } from './http/serve-app.ts';
 
@@ -45,6 +46,7 @@ export async function buildApp(
   });
   const full: AppContext = { ...ctx, log: app.log };
   registerSecurityHeaders(app, ctx.config.backendOrigins);
+  registerNulGuard(app);
 
   app.get('/health', async (_req, reply) => {
     const started = performance.now();

@@ -236,6 +236,13 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     await mailer.send(mail);
   }
 
+  /** Work an answer must not wait for (its time would tell whether an address is registered). */
+  function afterAnswer(work: () => Promise<void>): void {
+    setImmediate(() => {
+      work().catch((e: unknown) => ctx.log.error({ err: e }, 'auth: a mailed link could not be sent'));
+    });
+  }
+
   const defaultRedirects: Record<OneTimeTokenType, string> = {
     signup: '/auth/callback?type=signup',
     recovery: '/reset-password',
@@ -512,8 +519,9 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
           defaultRedirects.recovery,
         );
         const user = await findUserByEmail(db, email);
-        // Same answer either way; only a registered address gets a mail.
-        if (user && isUserActive(user)) await sendLinkMail(user, 'recovery', redirectTo);
+        // Same answer, in the same time, either way: only a registered address gets a mail, made and sent
+        // after the answer, so the response's timing tells nothing about the address (issue 13).
+        if (user && isUserActive(user)) afterAnswer(() => sendLinkMail(user, 'recovery', redirectTo));
         return {};
       });
 
@@ -529,14 +537,17 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
           config.publicUrl,
           defaultRedirects.signup,
         );
+        // Every caller gets the binding cookie, so its presence tells nothing about the address.
+        const bindingHash = hashToken(useSignupBinding(req, reply));
         const user = await findUserByEmail(db, email);
-        // Same answer either way; only an unconfirmed registered address gets a mail. A link asked for from
-        // another browser than the one that signed up contests the account (decision 0054).
-        if (user && !user.email_confirmed_at && isUserActive(user)) {
-          const bindingHash = hashToken(useSignupBinding(req, reply));
-          await contestSignup(user.id, bindingHash);
-          await sendLinkMail(user, 'signup', redirectTo, undefined, bindingHash);
-        }
+        // Same answer, in the same time, either way; only an unconfirmed registered address gets a mail,
+        // made after the answer. A link asked for from another browser than the one that signed up contests
+        // the account (decision 0054).
+        if (user && !user.email_confirmed_at && isUserActive(user))
+          afterAnswer(async () => {
+            await contestSignup(user.id, bindingHash);
+            await sendLinkMail(user, 'signup', redirectTo, undefined, bindingHash);
+          });
         return {};
       });
 

@@ -46,6 +46,9 @@ export function getStatusForSqlState(code: string, authenticated: boolean): numb
   if (code === '23503' || code === '23505') return 409;
   if (code === '25006') return 405;
   if (code === 'P0001') return 400;
+  // no_data_found, raised by functions for a row that is not there (or not the caller's): PostgREST would
+  // answer 500, but it is the client's mistake, not the server's (issue 13).
+  if (code === 'P0002') return 404;
   if (code === '42883' || code === '42P01') return 404;
   if (code === '42P17' || code === '53400') return 500;
   // A custom status raised from SQL: raise sqlstate 'PT402' -> 402.

@@ -31,6 +31,9 @@ interface Followed {
 }
 
 const opIdSchema = z.string().regex(/^\d{1,19}$/, 'an op id is a decimal integer');
+/** A client id is an identifier: control characters (NUL above all, which PostgreSQL cannot store) are refused. */
+// eslint-disable-next-line no-control-regex
+const CLIENT_ID = /^[^\u0000-\u001f]*$/;
 const streamRequestSchema = z.object({
   buckets: z
     .array(z.object({ name: z.string().min(1).max(1000), after: opIdSchema }))
@@ -39,7 +42,7 @@ const streamRequestSchema = z.object({
   include_checksum: z.boolean().optional(),
   raw_data: z.boolean().optional(),
   binary_data: z.boolean().optional(),
-  client_id: z.string().max(200).optional(),
+  client_id: z.string().max(200).regex(CLIENT_ID, 'a client id holds no control characters').optional(),
   parameters: z.record(z.string(), z.unknown()).optional(),
   streams: z
     .object({ include_defaults: z.boolean().optional(), subscriptions: z.array(z.unknown()).optional() })
@@ -119,7 +122,11 @@ export function registerSyncRoutes(
   async function handleWriteCheckpoint(request: FastifyRequest, reply: FastifyReply) {
     const claims = await authenticate(ctx, request, reply);
     if (!claims) return reply;
-    const query = z.object({ client_id: z.string().min(1).max(200).optional() }).safeParse(request.query);
+    const query = z
+      .object({
+        client_id: z.string().min(1).max(200).regex(CLIENT_ID).optional(),
+      })
+      .safeParse(request.query);
     if (!query.success)
       return reply.code(400).send({ error: { message: 'client_id must be a short string' } });
     // Everything committed before this request (the client's uploads) is in the ops once flush resolves.

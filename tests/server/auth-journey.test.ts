@@ -13,6 +13,7 @@ import {
   makeBrowser,
   makeEmail,
   signUpConfirmed,
+  waitForMails,
 } from './auth-support.ts';
 
 const PASSWORD = 'Correct-Horse-42';
@@ -114,7 +115,7 @@ describe.each(getDatabaseKinds())('auth journey on %s', (kind) => {
     const browser = makeBrowser(t);
     await browser.signUp(email, PASSWORD);
     expect(await browser.resend(email)).toBe(200);
-    expect(await getMailsTo(t, email)).toHaveLength(2);
+    expect(await waitForMails(t, email, 2)).toHaveLength(2);
     const unknown = makeEmail('nobody');
     expect((await client.auth.resend({ type: 'signup', email: unknown })).error).toBeNull();
     expect(await getMailsTo(t, unknown)).toHaveLength(0);

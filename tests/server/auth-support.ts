@@ -32,14 +32,31 @@ export async function getMailsTo(t: TestServer, to: string): Promise<OutboxMessa
   return (await getOutbox(t)).filter((m) => m.to === to);
 }
 
-/** The verify link of the newest mail to that address; throws when there is none. */
-export async function getLatestLink(t: TestServer, to: string, type: 'signup' | 'recovery'): Promise<string> {
-  const mails = await getMailsTo(t, to);
-  for (const m of mails) {
-    const link = findVerifyLink(m.text, type);
-    if (link) return link;
+/**
+ * The mails to that address once there are at least `count` (newest first). Recovery and resent links are
+ * mailed after the answer (its timing must not tell a registered address), so a test waits for them.
+ */
+export async function waitForMails(t: TestServer, to: string, count: number): Promise<OutboxMessage[]> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const mails = await getMailsTo(t, to);
+    if (mails.length >= count) return mails;
+    if (Date.now() > until) throw new Error(`${mails.length} of ${count} mails to ${to}`);
+    await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`no ${type} mail to ${to}`);
+}
+
+/** The verify link of the newest mail of that type to that address, waiting for it up to 10 s. */
+export async function getLatestLink(t: TestServer, to: string, type: 'signup' | 'recovery'): Promise<string> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    for (const m of await getMailsTo(t, to)) {
+      const link = findVerifyLink(m.text, type);
+      if (link) return link;
+    }
+    if (Date.now() > until) throw new Error(`no ${type} mail to ${to}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 export function findVerifyLink(text: string, type: 'signup' | 'recovery'): string | undefined {

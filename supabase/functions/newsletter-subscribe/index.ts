@@ -6,7 +6,9 @@ import { createServiceClient } from '../_shared/supabase.ts';
 
 const INVALID = 'Please enter a valid email address.';
 // The same shape subscribe_newsletter() checks; checked here too so bad input never reaches the database.
-const EMAIL = /^[^@\s<>()",;:]+@[^@\s<>()",;:]+\.[^@\s<>()",;:.]+$/;
+// Control characters (NUL among them) are never part of an address.
+// eslint-disable-next-line no-control-regex
+const EMAIL = /^[^@\s<>()",;:\u0000-\u001f]+@[^@\s<>()",;:\u0000-\u001f]+\.[^@\s<>()",;:.\u0000-\u001f]+$/;
 
 export async function handler(req: Request): Promise<Response> {
   if (req.method === 'OPTIONS') return preflight();
