@@ -30,6 +30,21 @@ export async function authorizeJoin(
   return isMember ? { ok: true } : { ok: false, reason: 'You are not a member of this channel' };
 }
 
+/**
+ * The members hidden from `memberId` and from whom `memberId` is hidden: either one blocked or reported the
+ * other. Read as the server (the member may not see who blocked them), used only to filter what they see.
+ */
+export async function findHiddenMemberIds(db: Database, memberId: string): Promise<Set<string>> {
+  const r = await db.query<{ id: string }>(
+    `select blocked_id as id from public.blocked_users where blocker_id = $1
+     union select blocker_id from public.blocked_users where blocked_id = $1
+     union select reported_id from public.reports where reporter_id = $1
+     union select reporter_id from public.reports where reported_id = $1`,
+    [memberId],
+  );
+  return new Set(r.rows.map((row) => row.id));
+}
+
 export const ONLINE_STATUS_HIDDEN =
   'Your online status is hidden (Show my online status is off in Account Settings)';
 

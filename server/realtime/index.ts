@@ -3,6 +3,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { JwtClaims } from '../auth/keys.ts';
 import type { AppContext } from '../context.ts';
+import { authorizeJoin } from './authorize-join.ts';
 import { registerBroadcastApi } from './broadcast-api.ts';
 import { REALTIME_LIMITS } from './limits.ts';
 import type { Vsn } from './protocol.ts';
@@ -14,6 +15,9 @@ declare module 'fastify' {
     realtimeApiClaims?: JwtClaims;
   }
 }
+
+/** NOTIFY channel of migration 0117: "<member id>,<member id>" when one blocks or reports the other. */
+export const HIDDEN_PAIR_CHANNEL = 'heartsync_pair_hidden';
 
 export async function registerRealtime(app: FastifyInstance, ctx: AppContext): Promise<void> {
   // One @fastify/websocket per server: another part may have registered it already.
@@ -28,6 +32,17 @@ export async function registerRealtime(app: FastifyInstance, ctx: AppContext): P
     hub.endSessions(userId, sessionIds);
   ctx.events.on('sessions-ended', onSessionsEnded);
 
+  // A block or report (0117 notifies every process) ends the pair's shared channels and presence at once.
+  const stopHiddenPairs = await ctx.db.listen(HIDDEN_PAIR_CHANNEL, (payload) => {
+    const [a, b] = payload.split(',');
+    if (!a || !b) return;
+    for (const s of hub.hidePair(a, b)) {
+      void authorizeJoin(ctx.db, s.access, s.claims).then((decision) => {
+        if (!decision.ok) s.peer.closeSubscription(s, decision.reason);
+      });
+    }
+  });
+
   const idleSweep = setInterval(() => {
     const cutoff = Date.now() - REALTIME_LIMITS.idleTimeoutMs;
     for (const peer of hub.peers) {
@@ -39,6 +54,7 @@ export async function registerRealtime(app: FastifyInstance, ctx: AppContext): P
   app.addHook('onClose', async () => {
     clearInterval(idleSweep);
     ctx.events.off('sessions-ended', onSessionsEnded);
+    await stopHiddenPairs();
     hub.close();
   });
 

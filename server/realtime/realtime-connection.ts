@@ -4,7 +4,13 @@ import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { JwtClaims } from '../auth/keys.ts';
 import type { AppContext } from '../context.ts';
-import { authorizeJoin, findMemberId, findOnlineVisibility, ONLINE_STATUS_HIDDEN } from './authorize-join.ts';
+import {
+  authorizeJoin,
+  findHiddenMemberIds,
+  findMemberId,
+  findOnlineVisibility,
+  ONLINE_STATUS_HIDDEN,
+} from './authorize-join.ts';
 import { REALTIME_LIMITS } from './limits.ts';
 import {
   decodeBinaryFrame,
@@ -218,7 +224,17 @@ export class RealtimeConnection implements HubPeer {
     const decision = await authorizeJoin(this.ctx.db, access, claims, (e) =>
       this.ctx.log.debug({ err: e, topic: message.topic }, 'realtime: membership check failed'),
     );
+    // On online-users a member never sees someone they blocked or reported, or who blocked or reported them.
+    const joiner = findMemberId(claims);
+    const hiddenKeys =
+      decision.ok && access.kind === 'online-users' && joiner
+        ? await findHiddenMemberIds(this.ctx.db, joiner).catch(() => undefined)
+        : undefined;
     if (!stillWanted()) return;
+    if (decision.ok && access.kind === 'online-users' && joiner && !hiddenKeys) {
+      this.pendingJoins.delete(message.topic);
+      return refuse('Could not join online-users, please try again');
+    }
     this.pendingJoins.delete(message.topic);
     if (!decision.ok) return refuse(decision.reason);
     if (this.hub.wasSessionEndedSince(claims, checkStartedAt)) return refuse('Session ended');
@@ -244,6 +260,7 @@ export class RealtimeConnection implements HubPeer {
       broadcastAck: config.broadcast?.ack === true,
       presenceEnabled: config.presence?.enabled === true,
       presenceKey,
+      ...(hiddenKeys ? { hiddenKeys } : {}),
     };
     this.subscriptions.set(message.topic, subscription);
     this.hub.add(subscription);
@@ -255,7 +272,7 @@ export class RealtimeConnection implements HubPeer {
         ref: null,
         topic: message.topic,
         event: 'presence_state',
-        payload: this.hub.getPresenceState(message.topic),
+        payload: this.hub.getPresenceStateFor(subscription),
       });
     }
   }

@@ -33,6 +33,15 @@ export interface Subscription {
   expiryTimer?: NodeJS.Timeout;
   /** Counts token refreshes, so a slow older one never overwrites a newer one. */
   refreshSerial?: number;
+  /** Presence keys (member ids) this subscriber never sees: a block or report between them (online-users). */
+  hiddenKeys?: Set<string>;
+}
+
+function withoutKeys(map: PresenceMap, hidden: ReadonlySet<string> | undefined): PresenceMap {
+  if (!hidden || hidden.size === 0) return map;
+  const out: PresenceMap = {};
+  for (const [k, v] of Object.entries(map)) if (!hidden.has(k)) out[k] = v;
+  return out;
 }
 
 type PresenceMap = Record<string, { metas: Record<string, unknown>[] }>;
@@ -206,6 +215,42 @@ export class RealtimeHub {
     return state;
   }
 
+  /** presence_state as one subscriber may see it (without the members hidden from them). */
+  getPresenceStateFor(subscription: Subscription): PresenceMap {
+    return withoutKeys(this.getPresenceState(subscription.topic), subscription.hiddenKeys);
+  }
+
+  /**
+   * Two members stop seeing each other (a block or a report): on online-users each drops out of the other's
+   * presence at once and stays out. Returns their subscriptions on member channels, for the caller to check
+   * again (a conversation, call or game of a hidden pair is no longer theirs).
+   */
+  hidePair(a: string, b: string): Subscription[] {
+    const toCheck: Subscription[] = [];
+    for (const set of this.topics.values()) {
+      for (const s of set) {
+        const me = s.claims.sub;
+        const other = me === a ? b : me === b ? a : undefined;
+        if (!other) continue;
+        if (s.access.kind === 'member') toCheck.push(s);
+        if (s.access.kind !== 'online-users') continue;
+        s.hiddenKeys ??= new Set();
+        if (s.hiddenKeys.has(other)) continue;
+        s.hiddenKeys.add(other);
+        const seen = this.getPresenceState(s.topic)[other];
+        if (seen && s.presenceEnabled)
+          s.peer.send({
+            joinRef: s.joinRef,
+            ref: null,
+            topic: s.topic,
+            event: 'presence_diff',
+            payload: { joins: {}, leaves: { [other]: seen } },
+          });
+      }
+    }
+    return toCheck;
+  }
+
   private getLocalPresenceState(topic: string): PresenceMap {
     const state: PresenceMap = {};
     for (const s of this.getSubscribers(topic)) {
@@ -256,12 +301,15 @@ export class RealtimeHub {
     if (Object.keys(joins).length === 0 && Object.keys(leaves).length === 0) return;
     for (const s of this.getSubscribers(topic)) {
       if (!s.presenceEnabled) continue;
+      const seenJoins = withoutKeys(joins, s.hiddenKeys);
+      const seenLeaves = withoutKeys(leaves, s.hiddenKeys);
+      if (Object.keys(seenJoins).length === 0 && Object.keys(seenLeaves).length === 0) continue;
       s.peer.send({
         joinRef: s.joinRef,
         ref: null,
         topic,
         event: 'presence_diff',
-        payload: { joins, leaves },
+        payload: { joins: seenJoins, leaves: seenLeaves },
       });
     }
   }

@@ -14,3 +14,9 @@ export const MAX_NAME_BYTES = 1024;
 export const MAX_SEGMENT_BYTES = 255;
 /** Signed URLs live at most a week. */
 export const MAX_SIGNED_URL_SECONDS = 7 * 24 * 3600;
+/**
+ * Except members' photos and chat media: their URLs live at most 10 minutes (a longer wish is shortened), so
+ * one copied before a block or an unmatch soon stops working (each use also checks the asker still sees it).
+ */
+export const MEMBER_MEDIA_BUCKETS: ReadonlySet<string> = new Set(['profile-photos', 'chat-media']);
+export const MAX_MEMBER_MEDIA_URL_SECONDS = 600;

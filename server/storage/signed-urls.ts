@@ -6,9 +6,20 @@ import path from 'node:path';
 import * as jose from 'jose';
 
 export interface SignedUrlSigner {
-  sign(claims: { bucket: string; name: string; version: string }, expiresInSeconds: number): Promise<string>;
-  /** Returns the claims when the token is valid for this object key; undefined otherwise. */
-  findClaims(token: string, bucket: string, name: string): Promise<{ version: string } | undefined>;
+  sign(
+    claims: { bucket: string; name: string; version: string; member?: string | undefined },
+    expiresInSeconds: number,
+  ): Promise<string>;
+  /**
+   * Returns the claims when the token is valid for this object key; undefined otherwise. `member` is the
+   * member who asked for the URL (none for the service role), whose sight of the object is checked again
+   * at every use.
+   */
+  findClaims(
+    token: string,
+    bucket: string,
+    name: string,
+  ): Promise<{ version: string; member?: string } | undefined>;
 }
 
 const AUDIENCE = 'storage-signed-url';
@@ -25,8 +36,8 @@ export function loadOrCreateSigner(dataDir: string): SignedUrlSigner {
   }
   if (secret.length < 32) throw new Error(`${file} holds a key shorter than 32 bytes`);
   return {
-    async sign({ bucket, name, version }, expiresInSeconds) {
-      return new jose.SignJWT({ url: `${bucket}/${name}`, v: version })
+    async sign({ bucket, name, version, member }, expiresInSeconds) {
+      return new jose.SignJWT({ url: `${bucket}/${name}`, v: version, ...(member ? { m: member } : {}) })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setAudience(AUDIENCE)
         .setIssuedAt()
@@ -40,7 +51,8 @@ export function loadOrCreateSigner(dataDir: string): SignedUrlSigner {
           audience: AUDIENCE,
         });
         if (payload['url'] !== `${bucket}/${name}` || typeof payload['v'] !== 'string') return undefined;
-        return { version: payload['v'] };
+        const member = payload['m'];
+        return typeof member === 'string' ? { version: payload['v'], member } : { version: payload['v'] };
       } catch {
         return undefined;
       }

@@ -10,7 +10,9 @@ import { FileStore } from './file-store.ts';
 import {
   MAX_BYTES_PER_MEMBER,
   MAX_FILES_PER_MEMBER,
+  MAX_MEMBER_MEDIA_URL_SECONDS,
   MAX_SIGNED_URL_SECONDS,
+  MEMBER_MEDIA_BUCKETS,
   MAX_UPLOAD_BYTES,
 } from './limits.ts';
 import { checkBucketId, checkObjectName, splitBucketAndName } from './object-names.ts';
@@ -329,7 +331,7 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext, store: FileStore,
             ? {
                 path: name,
                 error: null,
-                signedURL: await makeSignedPath(bucket, name, row.version, expiresIn),
+                signedURL: await makeSignedPath(bucket, name, row.version, expiresIn, claims),
               }
             : {
                 path: name,
@@ -343,11 +345,21 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext, store: FileStore,
     const { bucket, name } = splitBucketAndName(wildcard);
     const row = await findVisibleObject(ctx, claims, bucket, name);
     if (!row?.version) throw notFound();
-    return { signedURL: await makeSignedPath(bucket, name, row.version, expiresIn) };
+    return { signedURL: await makeSignedPath(bucket, name, row.version, expiresIn, claims) };
   });
 
-  async function makeSignedPath(bucket: string, name: string, version: string, expiresIn: number) {
-    const token = await signer.sign({ bucket, name, version }, expiresIn);
+  async function makeSignedPath(
+    bucket: string,
+    name: string,
+    version: string,
+    expiresIn: number,
+    claims: JwtClaims,
+  ) {
+    const member = MEMBER_MEDIA_BUCKETS.has(bucket);
+    const token = await signer.sign(
+      { bucket, name, version, member: member && claims.role === 'authenticated' ? claims.sub : undefined },
+      member ? Math.min(expiresIn, MAX_MEMBER_MEDIA_URL_SECONDS) : expiresIn,
+    );
     // storage-js applies encodeURI to the whole URL, so the key goes out unencoded as Supabase does.
     return `/object/sign/${bucket}/${name}?token=${token}`;
   }
@@ -366,6 +378,12 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext, store: FileStore,
     );
     const row = r.rows[0];
     if (!row) throw notFound();
+    // A member's URL works only while that member may still see the file (a block or unmatch since ends it).
+    if (
+      claims.member &&
+      !(await findVisibleObject(ctx, { role: 'authenticated', sub: claims.member }, bucket, name))
+    )
+      throw notFound();
     return sendObject(req, reply, bucket, row);
   });
 

@@ -9,7 +9,8 @@ import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/a
 import { getMemberId, getServiceAuth, serviceHeaders, setProfile } from './support/service-role.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 
-test.describe.configure({ mode: 'serial', timeout: 180_000 });
+// Journeys of several members, each walking up to two whole decks: minutes on a 2-core machine.
+test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
 const headers = serviceHeaders;
 

@@ -380,9 +380,25 @@ describe.each(getDatabaseKinds())('storage on %s', (kind) => {
       (await m.client.storage.from('profile-photos').upload(photoKey, await makePlainJpeg())).error,
     ).toBeNull();
     expect((await a.client.storage.from('profile-photos').download(photoKey)).error).toBeNull();
+    // URLs A asked for before the block: a week is asked, ten minutes are given, and the block ends them.
+    const signedPhoto = await a.client.storage
+      .from('profile-photos')
+      .createSignedUrl(photoKey, 7 * 24 * 3600);
+    const signedChat = await a.client.storage.from('chat-media').createSignedUrl(chatKey, 3600);
+    const expiry = JSON.parse(
+      Buffer.from(
+        new URL(signedPhoto.data!.signedUrl).searchParams.get('token')!.split('.')[1]!,
+        'base64url',
+      ).toString(),
+    ) as { exp: number; iat: number };
+    expect(expiry.exp - expiry.iat).toBe(600);
+    expect((await fetch(signedPhoto.data!.signedUrl)).status).toBe(200);
+    expect((await fetch(signedChat.data!.signedUrl)).status).toBe(200);
 
     const { error } = await m.client.from('blocked_users').insert({ blocker_id: m.id, blocked_id: a.id });
     expect(error).toBeNull();
+    expect((await fetch(signedPhoto.data!.signedUrl)).status).toBe(404);
+    expect((await fetch(signedChat.data!.signedUrl)).status).toBe(404);
 
     expect((await a.client.storage.from('profile-photos').download(photoKey)).error).toMatchObject({
       status: 404,

@@ -284,14 +284,20 @@ describe.each(getDatabaseKinds())('likes and matches on %s', (kind) => {
     await like(a, b);
     await like(b, a);
     await db.query('insert into public.blocked_users (blocker_id, blocked_id) values ($1, $2)', [a, b]);
+    // Policies run it as the member (app_private, out of the API's reach since 0116).
     const asNosy = await asActor(db, member(nosy), (tx) =>
-      tx.query<{ hidden: boolean }>('select public.is_hidden_pair($1, $2) hidden', [a, b]),
+      tx.query<{ hidden: boolean }>('select app_private.is_hidden_pair($1, $2) hidden', [a, b]),
     );
     expect(asNosy.rows[0]?.hidden).toBe(false);
     const asA = await asActor(db, member(a), (tx) =>
-      tx.query<{ hidden: boolean }>('select public.is_hidden_pair($1, $2) hidden', [a, b]),
+      tx.query<{ hidden: boolean }>('select app_private.is_hidden_pair($1, $2) hidden', [a, b]),
     );
     expect(asA.rows[0]?.hidden).toBe(true);
+    // The public name is no endpoint: B cannot ask whether they were blocked rather than unmatched.
+    await expectSqlError(
+      asActor(db, member(b), (tx) => tx.query('select public.is_hidden_pair($1, $2) hidden', [a, b])),
+      '42501',
+    );
     const m = await db.query<{ id: string }>(
       'select id from public.conversations where participant1_id = least($1::uuid, $2::uuid) and participant2_id = greatest($1::uuid, $2::uuid)',
       [a, b],

@@ -132,10 +132,11 @@ async function findPhotoSize(file: File): Promise<ImageMeta | undefined> {
 function ChatImage({ path, size }: { path: string; size: ImageMeta | undefined }) {
   const { data } = useTanstackQuery({
     queryKey: ['chat-media', path],
-    staleTime: 30 * 60 * 1000,
+    // Chat media URLs live 10 minutes (the server's limit for members' media): re-signed well before.
+    staleTime: 5 * 60 * 1000,
     queryFn: async () => {
       const sb = await getSupabase();
-      const { data: signed, error } = await sb.storage.from(CHAT_MEDIA_BUCKET).createSignedUrl(path, 3600);
+      const { data: signed, error } = await sb.storage.from(CHAT_MEDIA_BUCKET).createSignedUrl(path, 600);
       if (error) throw error;
       return signed.signedUrl;
     },

@@ -4,7 +4,7 @@ import { getAppConfig } from '../../data/app-config.ts';
 import { getSupabase } from '../../data/supabase-client.ts';
 
 export const AVATAR_FALLBACK = '/images/avatar.png';
-const SIGNED_URL_SECONDS = 3600;
+const SIGNED_URL_SECONDS = 600;
 const BUCKET = 'profile-photos';
 
 /**

@@ -285,6 +285,28 @@ export const coreMatrix: MatrixEntry[] = [
     update: { column: 'email', value: () => 'changed@example.test' },
     allowed: { select: nobody, insert: nobody, update: nobody, delete: nobody },
   },
+  {
+    table: 'listed_city_cells',
+    note: "The offline city list's grid cells, read by the profile trigger (0114) only; the list itself ships with the app.",
+    seed: async (tx) => {
+      await tx.query('insert into public.listed_city_cells (lat10, lng10) values (899, 1799)');
+      return { column: 'lat10', value: 899 };
+    },
+    insert: () => ({ lat10: 898, lng10: 1798 }),
+    update: { column: 'lng10', value: () => 1797 },
+    allowed: { select: nobody, insert: nobody, update: nobody, delete: nobody },
+  },
+  {
+    table: 'member_location_changes',
+    note: 'When a member moved: written by the profile trigger (0114) to cap moves a day; no one reads it.',
+    seed: async (tx, w) => {
+      await tx.query('insert into public.member_location_changes (user_id) values ($1)', [w.ids.owner]);
+      return { column: 'user_id', value: w.ids.owner };
+    },
+    insert: (w) => ({ user_id: w.ids.owner }),
+    update: { column: 'changed_at', value: () => '2000-01-01T00:00:00Z' },
+    allowed: { select: nobody, insert: nobody, update: nobody, delete: nobody },
+  },
 ];
 
 /** Every entry: core and premium. */
