@@ -297,6 +297,19 @@ export const coreMatrix: MatrixEntry[] = [
     allowed: { select: nobody, insert: nobody, update: nobody, delete: nobody },
   },
   {
+    table: 'member_answer_changes',
+    note: 'When a member rewrote an answer: written by the answers trigger (0118) to cap rewrites; no one reads it.',
+    seed: async (tx, w) => {
+      await tx.query('insert into public.member_answer_changes (user_id, question_id) values ($1, 1)', [
+        w.ids.owner,
+      ]);
+      return { column: 'user_id', value: w.ids.owner };
+    },
+    insert: (w) => ({ user_id: w.ids.owner, question_id: 1 }),
+    update: { column: 'question_id', value: () => 2 },
+    allowed: { select: nobody, insert: nobody, update: nobody, delete: nobody },
+  },
+  {
     table: 'member_location_changes',
     note: 'When a member moved: written by the profile trigger (0114) to cap moves a day; no one reads it.',
     seed: async (tx, w) => {
