@@ -1,5 +1,6 @@
 // The auth rows of security-tests.md that are not about rate limits: enumeration, password policy,
 // redirects, API keys, admin deletion, bad input, and security events.
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDatabaseKinds } from '../support/test-databases.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
@@ -174,10 +175,31 @@ describe.each(getDatabaseKinds())('auth security on %s', (kind) => {
 
     it('accepts 8, 64 and 128 characters and they round-trip', async () => {
       for (const length of [8, 64, 128]) {
-        const password = 'xY7-'.repeat(32).slice(0, length);
+        // Random, so no repeat or sequence makes it trivial (those are refused, below).
+        const password = `xY7-${crypto.randomBytes(96).toString('base64url')}`.slice(0, length);
         const { data, error } = await signUpAndSignIn(password);
         expect(error).toBeNull();
         expect(data.session?.access_token).toBeTruthy();
+      }
+    });
+
+    it("refuses trivial patterns and leaked passwords beyond the short list, with GoTrue's message", async () => {
+      for (const password of [
+        'aaaaaaaa',
+        'abcdefgh1',
+        'qwertyuiop',
+        'Passw0rd!',
+        'iloveyou2',
+        'Aaaaaaaa1',
+        'Summer2024',
+      ]) {
+        const email = makeEmail('trivial');
+        const { error } = await createAuthClient(t).auth.signUp({ email, password });
+        expect(error?.code, password).toBe('weak_password');
+        expect(error?.message).toBe(
+          'Password is known to be weak and easy to guess, please choose a different one.',
+        );
+        expect(await getMailsTo(t, email)).toHaveLength(0);
       }
     });
 
