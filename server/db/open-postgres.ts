@@ -39,8 +39,61 @@ export async function openPostgres(
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: 5000 });
   pool.on('error', (e) => options.onError?.(e));
   const base = wrap(pool);
-  const listeners = new Set<pg.PoolClient>();
+  // One connection LISTENs on every channel of this process (the cluster bus, the sync replicator, realtime's
+  // block notices): a connection per channel would hold that many pooled connections for good and starve
+  // requests on a small pool.
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+  let listenClient: pg.PoolClient | undefined;
+  let connecting: Promise<pg.PoolClient> | undefined;
   let closed = false;
+  const onNotification = (msg: pg.Notification) => {
+    for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
+  };
+  const connectListener = async (): Promise<pg.PoolClient> => {
+    const client = await pool.connect();
+    client.on('notification', onNotification);
+    client.on('error', (e) => {
+      options.onError?.(e);
+      if (listenClient !== client) return;
+      // The connection is gone (database restart, network cut): LISTEN again on a new one. Notifications
+      // sent meanwhile are lost; callers that need every change also poll.
+      listenClient = undefined;
+      client.release(e);
+      void reconnect();
+    });
+    try {
+      for (const channel of handlers.keys()) await client.query(`listen ${channel}`);
+    } catch (e) {
+      client.off('notification', onNotification);
+      client.release(e as Error);
+      throw e;
+    }
+    if (closed) {
+      client.release();
+      throw new Error('the database is closed');
+    }
+    listenClient = client;
+    return client;
+  };
+  const ensureListener = (): Promise<pg.PoolClient> => {
+    if (listenClient) return Promise.resolve(listenClient);
+    connecting ??= connectListener().finally(() => {
+      connecting = undefined;
+    });
+    return connecting;
+  };
+  const reconnect = async () => {
+    for (let delay = 200; !closed && handlers.size > 0; delay = Math.min(delay * 2, 5000)) {
+      await new Promise((r) => setTimeout(r, delay));
+      if (closed || handlers.size === 0 || listenClient) return;
+      try {
+        await ensureListener();
+        return;
+      } catch (e) {
+        options.onError?.(e as Error);
+      }
+    }
+  };
   return {
     kind: 'postgres',
     ...base,
@@ -69,59 +122,35 @@ export async function openPostgres(
     },
     async listen(channel, onNotify) {
       if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
-      const handler = (msg: pg.Notification) => {
-        if (msg.channel === channel) onNotify(msg.payload ?? '');
+      let set = handlers.get(channel);
+      const isNewChannel = !set;
+      if (!set) handlers.set(channel, (set = new Set()));
+      const mine = set;
+      mine.add(onNotify);
+      const forget = () => {
+        mine.delete(onNotify);
+        if (mine.size === 0 && handlers.get(channel) === mine) handlers.delete(channel);
       };
-      let current: pg.PoolClient | undefined;
-      let stopped = false;
-      const attach = async () => {
-        const client = await pool.connect();
-        client.on('notification', handler);
-        client.on('error', (e) => {
-          options.onError?.(e);
-          if (current !== client) return;
-          // The connection is gone (database restart, network cut): drop it and LISTEN on a new one.
-          // Notifications sent meanwhile are lost; callers that need every change also poll.
-          current = undefined;
-          listeners.delete(client);
-          client.release(e);
-          void reattach();
-        });
+      if (isNewChannel) {
         try {
+          const client = await ensureListener();
+          // A connection made just now already listens on it; LISTEN twice is harmless.
           await client.query(`listen ${channel}`);
         } catch (e) {
-          client.release(e as Error);
+          forget();
           throw e;
         }
-        current = client;
-        listeners.add(client);
-      };
-      const reattach = async () => {
-        for (let delay = 200; !stopped && !closed; delay = Math.min(delay * 2, 5000)) {
-          await new Promise((r) => setTimeout(r, delay));
-          if (stopped || closed) return;
-          try {
-            await attach();
-            if (stopped || closed) await detach();
-            return;
-          } catch (e) {
-            options.onError?.(e as Error);
-          }
-        }
-      };
-      const detach = async () => {
-        const client = current;
-        current = undefined;
-        if (!client) return;
-        client.off('notification', handler);
-        listeners.delete(client);
-        await client.query(`unlisten ${channel}`).catch(() => {});
-        client.release();
-      };
-      await attach();
+      }
       return async () => {
-        stopped = true;
-        await detach();
+        forget();
+        if (handlers.has(channel)) return;
+        const client = listenClient;
+        await client?.query(`unlisten ${channel}`).catch(() => {});
+        if (handlers.size === 0 && listenClient === client && client) {
+          listenClient = undefined;
+          client.off('notification', onNotification);
+          client.release();
+        }
       };
     },
     async ping() {
@@ -129,8 +158,8 @@ export async function openPostgres(
     },
     async close() {
       closed = true;
-      for (const c of listeners) c.release();
-      listeners.clear();
+      listenClient?.release();
+      listenClient = undefined;
       await pool.end();
     },
   };
