@@ -156,6 +156,8 @@ describe('realtime connection', () => {
     // The member's show_online_status as the database answers it; 'down' makes the read fail.
     let setting: 'shown' | 'hidden' | 'down' = 'shown';
     const db = {
+      // The members hidden from the joiner (blocks, reports): none here.
+      query: async () => ({ rows: [] }),
       transaction: async (fn: (tx: unknown) => Promise<unknown>) => {
         if (setting === 'down') throw new Error('database unavailable');
         return fn({

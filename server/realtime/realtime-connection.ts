@@ -231,13 +231,12 @@ export class RealtimeConnection implements HubPeer {
         ? await findHiddenMemberIds(this.ctx.db, joiner).catch(() => undefined)
         : undefined;
     if (!stillWanted()) return;
-    if (decision.ok && access.kind === 'online-users' && joiner && !hiddenKeys) {
-      this.pendingJoins.delete(message.topic);
-      return refuse('Could not join online-users, please try again');
-    }
     this.pendingJoins.delete(message.topic);
     if (!decision.ok) return refuse(decision.reason);
     if (this.hub.wasSessionEndedSince(claims, checkStartedAt)) return refuse('Session ended');
+    // Without the list of hidden members nobody could be filtered: fail closed, the client joins again.
+    if (access.kind === 'online-users' && joiner && !hiddenKeys)
+      return refuse('Could not join online-users, please try again');
 
     const previous = this.subscriptions.get(message.topic);
     if (previous) this.removeSubscription(previous);
