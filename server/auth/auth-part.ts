@@ -61,10 +61,7 @@ function getQuery(req: FastifyRequest): Record<string, unknown> {
 }
 
 function getBearer(req: FastifyRequest): string | undefined {
-  const h = req.headers.authorization;
-  if (!h) return undefined;
-  const m = /^Bearer\s+(\S+)$/i.exec(h);
-  return m?.[1];
+  return readBearer(req.headers.authorization) ?? undefined;
 }
 
 function getApiKey(req: FastifyRequest): string | undefined {
@@ -696,3 +693,4 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     { prefix: '/auth/v1' },
   );
 }
+import { readBearer } from '../caller/caller.ts';

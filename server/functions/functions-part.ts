@@ -8,7 +8,8 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { TokenCheckUnavailableError, type AppContext } from '../context.ts';
+import type { AppContext } from '../context.ts';
+import { readBearer, resolveCaller } from '../caller/caller.ts';
 import { findPasswordChecker, type PasswordCheckResult } from '../auth/password-check.ts';
 import { readFunctionSettings } from './function-settings.ts';
 
@@ -106,16 +107,13 @@ export function createFunctionsPart(options: FunctionsOptions = {}) {
         return reply.code(404).send({ code: 'NOT_FOUND', message: 'Requested function was not found' });
       // Like Supabase's gateway (verify_jwt, on by default): a valid API key or access token is required.
       if (settings.get(name)?.verifyJwt !== false && req.method !== 'OPTIONS') {
-        const auth = req.headers.authorization;
-        if (typeof auth !== 'string' || !/^bearer /i.test(auth))
-          return reply.code(401).send({ code: 401, message: 'Missing authorization header' });
-        try {
-          await ctx.verifyToken(auth.slice(7).trim());
-        } catch (e) {
-          if (e instanceof TokenCheckUnavailableError)
-            return reply.code(503).send({ code: 503, message: 'The service is busy; please try again' });
-          return reply.code(401).send({ code: 401, message: 'Invalid JWT' });
-        }
+        const token = readBearer(req.headers.authorization);
+        if (!token) return reply.code(401).send({ code: 401, message: 'Missing authorization header' });
+        const result = await resolveCaller(ctx, token);
+        if (!result.ok)
+          return result.refusal === 'unavailable'
+            ? reply.code(503).send({ code: 503, message: 'The service is busy; please try again' })
+            : reply.code(401).send({ code: 401, message: 'Invalid JWT' });
       }
       let handler: FunctionHandler;
       try {

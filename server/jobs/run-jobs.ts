@@ -1,6 +1,7 @@
 // One pass of the scheduled jobs, run as service_role like pg_cron would run them when hosted:
 // pause expiry, calls left ringing, then due account deletions (stored files first, then the auth user and its rows).
 import type { AppContext } from '../context.ts';
+import { SERVICE_CLAIMS, withCaller } from '../caller/caller.ts';
 import { deleteUserStoredFiles } from '../storage/delete-user-files.ts';
 
 /** Most deletions handled per pass, so one pass stays short; the rest wait for the next one. */
@@ -14,13 +15,7 @@ export interface JobsResult {
 }
 
 async function queryAsServiceRole<T>(ctx: AppContext, sql: string, params: unknown[] = []): Promise<T[]> {
-  return ctx.db.transaction(async (tx) => {
-    await tx.query(
-      `select set_config('role', 'service_role', true), set_config('request.jwt.claims', $1, true)`,
-      [JSON.stringify({ role: 'service_role' })],
-    );
-    return (await tx.query<T>(sql, params)).rows;
-  });
+  return withCaller(ctx.db, SERVICE_CLAIMS, async (tx) => (await tx.query<T>(sql, params)).rows);
 }
 
 /** Runs every job once; errors are collected and logged, never thrown. */

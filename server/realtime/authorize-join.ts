@@ -2,18 +2,12 @@
 // and whether a member may be shown on online-users (their own privacy setting, read as them).
 import type { JwtClaims } from '../auth/keys.ts';
 import type { Database } from '../db/database.ts';
+import { findMemberId, withCaller } from '../caller/caller.ts';
 import { MEMBER_RESOURCES, type TopicAccess } from './topics.ts';
 
 export type JoinDecision = { ok: true } | { ok: false; reason: string };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A signed-in member's user id, or undefined for the anon and service roles. */
-export function findMemberId(claims: JwtClaims): string | undefined {
-  return claims.role === 'authenticated' && typeof claims.sub === 'string' && UUID.test(claims.sub)
-    ? claims.sub
-    : undefined;
-}
+export { findMemberId };
 
 export async function authorizeJoin(
   db: Database,
@@ -59,11 +53,7 @@ export async function findOnlineVisibility(
   onError: (e: unknown) => void = () => {},
 ): Promise<'shown' | 'hidden' | 'unknown'> {
   try {
-    return await db.transaction(async (tx) => {
-      await tx.query(
-        `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`,
-        [JSON.stringify(claims)],
-      );
+    return await withCaller(db, { ...claims, role: 'authenticated' }, async (tx) => {
       const result = await tx.query<{ show_online_status: boolean }>(
         'select show_online_status from public.profiles where id = auth.uid()',
       );
@@ -89,11 +79,7 @@ async function checkMembership(
   // Table and column names come from the constant above, never from the request.
   const sql = `select 1 from ${table} where id = $1 and auth.uid() in (${members[0]}, ${members[1]}) limit 1`;
   try {
-    return await db.transaction(async (tx) => {
-      await tx.query(
-        `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`,
-        [JSON.stringify(claims)],
-      );
+    return await withCaller(db, { ...claims, role: 'authenticated' }, async (tx) => {
       const result = await tx.query(sql, [access.id]);
       return result.rows.length > 0;
     });

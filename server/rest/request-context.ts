@@ -1,7 +1,8 @@
 // Who is asking and how to answer: API key and bearer token -> role and claims, the per-request
 // transaction that sets them like PostgREST does, and the Accept/profile negotiation.
 import type { FastifyRequest } from 'fastify';
-import { TokenCheckUnavailableError, type AppContext } from '../context.ts';
+import type { AppContext } from '../context.ts';
+import { readBearer, resolveCaller } from '../caller/caller.ts';
 import type { Queryable } from '../db/database.ts';
 import type { ApiRole, JwtClaims } from '../auth/keys.ts';
 import { RestError } from './errors.ts';
@@ -43,23 +44,17 @@ export async function authenticate(
     throw new RestError(401, 'PGRST301', 'Invalid API key', {
       hint: 'Double check your Supabase `anon` or `service_role` API key.',
     });
-  const authorization = getHeader(req, 'authorization');
-  if (authorization === undefined) return { role: keyClaims.role, claims: keyClaims };
-  const m = /^bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!m?.[1]) throw unauthorized('PGRST301', 'Expected Authorization: Bearer <token>');
-  const token = m[1];
+  const token = readBearer(getHeader(req, 'authorization'));
+  if (token === undefined) return { role: keyClaims.role, claims: keyClaims };
+  if (token === null) throw unauthorized('PGRST301', 'Expected Authorization: Bearer <token>');
   const known = apiKeyClaims.get(token);
   if (known) return { role: known.role, claims: known };
-  try {
-    const claims = await ctx.verifyToken(token);
-    return { role: claims.role, claims };
-  } catch (e) {
-    if (e instanceof TokenCheckUnavailableError)
-      throw new RestError(503, 'PGRST001', 'Database client error. Retrying the connection.');
-    const code = (e as { code?: unknown }).code;
-    if (code === 'ERR_JWT_EXPIRED') throw unauthorized('PGRST303', 'JWT expired');
-    throw unauthorized('PGRST301', 'Invalid JWT', (e as Error).message || null);
-  }
+  const result = await resolveCaller(ctx, token);
+  if (result.ok) return result.caller;
+  if (result.refusal === 'unavailable')
+    throw new RestError(503, 'PGRST001', 'Database client error. Retrying the connection.');
+  if (result.refusal === 'expired') throw unauthorized('PGRST303', 'JWT expired');
+  throw unauthorized('PGRST301', 'Invalid JWT');
 }
 
 /** Accept-Profile / Content-Profile may only name public, the one exposed schema. */

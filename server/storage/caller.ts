@@ -1,34 +1,21 @@
-// Who is calling (from the Authorization bearer or apikey) and running SQL as them, like PostgREST does.
+// Who is calling storage (the Authorization bearer, else the apikey header), in storage's error shape; running
+// SQL as them is the caller module's actAsCaller.
 import type { FastifyRequest } from 'fastify';
-import { TokenCheckUnavailableError, type AppContext } from '../context.ts';
+import type { AppContext } from '../context.ts';
 import type { JwtClaims } from '../auth/keys.ts';
-import type { Queryable } from '../db/database.ts';
+import { readBearer, resolveCaller } from '../caller/caller.ts';
 import { StorageError } from './storage-error.ts';
 
-export async function getCallerClaims(ctx: AppContext, req: FastifyRequest): Promise<JwtClaims> {
-  const auth = req.headers.authorization;
-  const apikey = req.headers['apikey'];
-  let token: string | undefined;
-  if (typeof auth === 'string' && /^bearer /i.test(auth)) token = auth.slice(7).trim();
-  else if (typeof apikey === 'string') token = apikey.trim();
-  if (!token) return { role: 'anon' };
-  let claims: JwtClaims;
-  try {
-    claims = await ctx.verifyToken(token);
-  } catch (e) {
-    if (e instanceof TokenCheckUnavailableError)
-      throw new StorageError(503, 'ServiceUnavailable', 'The service is busy; please try again');
-    throw new StorageError(401, 'Unauthorized', 'Invalid or expired token');
-  }
-  if (claims.role === 'authenticated' && !claims.sub)
-    throw new StorageError(401, 'Unauthorized', 'Invalid token: no subject');
-  return claims;
-}
+export { actAsCaller } from '../caller/caller.ts';
 
-/** Switches the current transaction to the caller's role and claims; RLS decides from here on. */
-export async function actAsCaller(tx: Queryable, claims: JwtClaims): Promise<void> {
-  await tx.query(`select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`, [
-    claims.role,
-    JSON.stringify(claims),
-  ]);
+export async function getCallerClaims(ctx: AppContext, req: FastifyRequest): Promise<JwtClaims> {
+  const apikey = req.headers['apikey'];
+  const bearer = readBearer(req.headers.authorization);
+  const token = bearer ?? (typeof apikey === 'string' ? apikey.trim() : undefined);
+  if (!token) return { role: 'anon' };
+  const result = await resolveCaller(ctx, token);
+  if (result.ok) return result.caller.claims;
+  if (result.refusal === 'unavailable')
+    throw new StorageError(503, 'ServiceUnavailable', 'The service is busy; please try again');
+  throw new StorageError(401, 'Unauthorized', 'Invalid or expired token');
 }

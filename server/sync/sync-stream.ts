@@ -3,7 +3,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { JwtClaims } from '../auth/keys.ts';
-import { TokenCheckUnavailableError, type AppContext } from '../context.ts';
+import type { AppContext } from '../context.ts';
+import { readBearer, resolveCaller } from '../caller/caller.ts';
 import {
   findParameterSets,
   findWriteCheckpoint,
@@ -62,18 +63,15 @@ async function authenticate(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<(JwtClaims & { sub: string }) | undefined> {
-  const header = request.headers.authorization ?? '';
-  const match = /^(?:Token|Bearer)\s+(\S+)$/i.exec(header);
-  if (!match?.[1]) {
+  const token = readBearer(request.headers.authorization, true);
+  if (!token) {
     await reply.code(401).send({ error: { code: 'PSYNC_S2101', message: 'Authorization token required' } });
     return undefined;
   }
-  let claims: JwtClaims;
-  try {
-    claims = await ctx.verifyToken(match[1]);
-  } catch (e) {
+  const result = await resolveCaller(ctx, token);
+  if (!result.ok) {
     // A busy database is not a bad token: the client retries instead of asking for new credentials.
-    if (e instanceof TokenCheckUnavailableError) {
+    if (result.refusal === 'unavailable') {
       await reply
         .code(503)
         .send({ error: { code: 'PSYNC_S2001', message: 'The service is busy; please try again' } });
@@ -82,6 +80,7 @@ async function authenticate(
     await reply.code(401).send({ error: { code: 'PSYNC_S2101', message: 'Invalid or expired token' } });
     return undefined;
   }
+  const { claims } = result.caller;
   if (claims.role !== 'authenticated' || typeof claims.sub !== 'string' || claims.sub === '') {
     await reply
       .code(401)
