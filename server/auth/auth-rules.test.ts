@@ -73,14 +73,22 @@ describe('assertPasswordAllowed', () => {
     }
   };
 
-  it('applies length in characters, not bytes, and the common-password list', () => {
+  it('applies length in characters, not bytes, the common-password list and trivial patterns', () => {
+    // Characters that follow no sequence, repeat or keyboard walk, so only length decides.
+    const varied = (n: number) =>
+      Array.from({ length: n }, (_, i) => String.fromCharCode(33 + ((i * 37) % 90))).join('');
     expect(reason('Abc-123')).toBe('length');
+    expect(reason('Kq7-vR2m')).toBe('ok');
     expect(reason('Abc-1234')).toBe('ok');
-    expect(reason('密码密码密码密码')).toBe('ok');
-    expect(reason('x'.repeat(128))).toBe('ok');
-    expect(reason('x'.repeat(129))).toBe('length');
+    expect(reason('春眠不觉晓处闻啼')).toBe('ok');
+    expect(reason(varied(128))).toBe('ok');
+    expect(reason(varied(129))).toBe('length');
     expect(reason('PASSWORD123')).toBe('pwned');
     expect(reason(' iloveyou ')).toBe('pwned');
+    // Trivial patterns zxcvbn finds: repeats and a keyboard walk.
+    expect(reason('密码密码密码密码')).toBe('pwned');
+    expect(reason('x'.repeat(128))).toBe('pwned');
+    expect(reason('qwertyuiop')).toBe('pwned');
   });
 });
 
