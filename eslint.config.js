@@ -33,6 +33,41 @@ export default tseslint.config(
     },
   },
   {
+    // The layers of src (docs/architecture.md): domain, ui, data and session are lower layers and never reach
+    // up into the shell (app) or the features; domain is pure and imports no other layer.
+    files: ['src/domain/**', 'src/ui/**', 'src/data/**', 'src/session/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(app|features)/',
+              message:
+                'A lower layer (domain, ui, data, session) never imports the shell (app) or a feature.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/domain/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(app|features|ui|data|session)/|^react|^@supabase|^@powersync',
+              message: 'src/domain holds pure rules: no other layer, no framework, no client library.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/**/*.tsx', 'src/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: {

@@ -12,17 +12,17 @@ import {
 import { ThemeProvider } from '../ui/theme-context.tsx';
 import { Toaster } from '../ui/toaster.tsx';
 import { UpdatePrompt } from '../ui/update-prompt.tsx';
-import { AuthProvider, useAuth } from './auth-context.tsx';
+import { AuthProvider, registerSignOutCleanup, useAuth } from '../session/auth-context.tsx';
 import { CookieBanner } from './cookie-banner.tsx';
-import { ErrorBoundary } from './error-boundary.tsx';
+import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import { HomeRedirect, RequireAuth } from './guards.tsx';
-import { FullScreenLoading, PageLoading } from './loading-screen.tsx';
+import { FullScreenLoading, PageLoading } from '../ui/loading-screen.tsx';
 import { MEMBER_LAYOUT_PARTS, MemberLayout } from './member-layout.tsx';
 import { preloadableLazy } from './preloadable-lazy.ts';
 import { createQueryClient } from './query-client.ts';
 import { SecurityWrapper } from './security-wrapper.tsx';
-import { usePresence } from './use-presence.ts';
-import { useSessionRules } from './use-session-rules.ts';
+import { usePresence } from '../session/use-presence.ts';
+import { useSessionRules } from '../session/use-session-rules.ts';
 
 const LoginPage = lazy(() => import('../features/accounts/login-page.tsx'));
 const SignupPage = lazy(() => import('../features/accounts/signup-page.tsx'));
@@ -80,6 +80,10 @@ const NotFoundPage = lazy(() => legal().then((m) => ({ default: m.NotFoundPage }
 const GUARDED_PLACEHOLDERS = ['/agent-settings', '/pricing', '/dating-resources'];
 /** Routes that redirect to /login when signed out. */
 const SIGNED_IN_ONLY = ['/checkout', '/payment-success'];
+
+// At sign-out the next person on this device must see nothing of this member's data: the replica (loaded
+// for this only if the page never opened it) clears its local database.
+registerSignOutCleanup(() => import('../data/replica.tsx').then((m) => m.clearReplica()));
 
 /** The full-screen 'Loading...' while auth loads, unless an e-mail confirmation is pending. */
 function AuthGate({ children }: { children: ReactNode }) {

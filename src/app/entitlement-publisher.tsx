@@ -1,9 +1,9 @@
 // Derives the member's plan from the replica's subscriptions row and publishes it for the whole layout
 // (use-entitlement.ts); re-derived when the row changes and when a paid period ends while the app is open.
 import { useEffect, useState } from 'react';
-import { useQuery } from '../../data/replica.tsx';
-import { deriveReplicaEntitlement, type ReplicaSubscriptionRow } from '../../domain/subscription.ts';
-import { publishEntitlement } from './use-entitlement.ts';
+import { useQuery } from '../data/replica.tsx';
+import { deriveReplicaEntitlement, type ReplicaSubscriptionRow } from '../domain/subscription.ts';
+import { publishEntitlement } from '../session/use-entitlement.ts';
 
 export function EntitlementPublisher({ me }: { me: string }) {
   const { data, isLoading } = useQuery<ReplicaSubscriptionRow>(

@@ -1,8 +1,8 @@
 // Route guards of spec §2: signed-in only pages redirect to /login with the wanted path as redirectTo.
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { useAuth } from './auth-context.tsx';
-import { PageLoading } from './loading-screen.tsx';
+import { useAuth } from '../session/auth-context.tsx';
+import { PageLoading } from '../ui/loading-screen.tsx';
 
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { isAuthenticated, isLoading, pendingEmailConfirmation, justSignedOut } = useAuth();

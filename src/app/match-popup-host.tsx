@@ -1,9 +1,9 @@
 // Hosts the match popup for the whole member area: opens (or shares) the member's replica without blocking the layout.
 import { PowerSyncContext } from '@powersync/react';
 import { useEffect, useState } from 'react';
-import { useAuth } from '../../app/auth-context.tsx';
-import { openReplica, type PowerSyncDatabase } from '../../data/replica.tsx';
-import { MatchPopup } from '../matches/match-popup.tsx';
+import { useAuth } from '../session/auth-context.tsx';
+import { openReplica, type PowerSyncDatabase } from '../data/replica.tsx';
+import { MatchPopup } from '../features/matches/match-popup.tsx';
 
 export default function MatchPopupHost() {
   const { user } = useAuth();

@@ -4,9 +4,9 @@ import { Suspense, useEffect, useState } from 'react';
 import { Menu } from 'lucide-react';
 import { Link, Outlet } from 'react-router-dom';
 import { DeletionBanner, PauseBanner } from '../features/accounts/account-banners.tsx';
-import { MemberNav, SidebarAccount, useSidebarSignOut } from '../features/layout/member-sidebar.tsx';
+import { MemberNav, SidebarAccount, useSidebarSignOut } from './member-sidebar.tsx';
 import { ThemeMenu } from '../ui/theme-menu.tsx';
-import { PageLoading } from './loading-screen.tsx';
+import { PageLoading } from '../ui/loading-screen.tsx';
 import { preloadableLazy } from './preloadable-lazy.ts';
 
 // The local replica (PowerSync, wa-sqlite) is heavy: loaded only once a member is inside.
@@ -14,7 +14,7 @@ const replicaProvider = preloadableLazy(() =>
   import('../data/replica.tsx').then((m) => ({ default: m.ReplicaProvider })),
 );
 // Opens the member's replica by itself so a new match pops up on every page (spec §2).
-const matchPopupHost = preloadableLazy(() => import('../features/layout/match-popup-host.tsx'));
+const matchPopupHost = preloadableLazy(() => import('./match-popup-host.tsx'));
 // Delivery receipts, message notifications and sidebar unread counts; needs the replica, so loaded with it.
 const memberBackground = preloadableLazy(() => import('../features/messages/member-background.tsx'));
 const ReplicaProvider = replicaProvider.Component;

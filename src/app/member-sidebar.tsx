@@ -20,16 +20,16 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { NavLink, useNavigate } from 'react-router-dom';
-import { useAuth } from '../../app/auth-context.tsx';
-import { getSupabase } from '../../data/supabase-client.ts';
-import { getMembershipLabel } from '../../domain/subscription.ts';
-import { OnlineIndicator } from '../../ui/online-indicator.tsx';
-import { ThemeMenu } from '../../ui/theme-menu.tsx';
-import { toast } from '../../ui/toast-store.ts';
-import { useUnreadLikesCount } from '../likes/likes-queries.ts';
-import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
-import { useUnreadCounts } from '../notifications/unread-store.ts';
-import { useEntitlement } from './use-entitlement.ts';
+import { useAuth } from '../session/auth-context.tsx';
+import { getSupabase } from '../data/supabase-client.ts';
+import { getMembershipLabel } from '../domain/subscription.ts';
+import { OnlineIndicator } from '../ui/online-indicator.tsx';
+import { ThemeMenu } from '../ui/theme-menu.tsx';
+import { toast } from '../ui/toast-store.ts';
+import { useUnreadLikesCount } from '../features/likes/likes-queries.ts';
+import { MemberPhoto, parseList } from '../features/profile/member-photo.tsx';
+import { useUnreadCounts } from '../features/notifications/unread-store.ts';
+import { useEntitlement } from '../session/use-entitlement.ts';
 
 export interface NavItem {
   label: string;

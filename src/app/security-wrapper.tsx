@@ -4,8 +4,8 @@ import { useLocation } from 'react-router-dom';
 import { allowsAnalytics } from '../domain/cookie-consent.ts';
 import { getHeaderWarnings } from '../domain/security-headers.ts';
 import { readCookieConsent } from './cookie-banner.tsx';
-import { FullScreenLoading } from './loading-screen.tsx';
-import { flushSecurityEvents, logSecurityEvent, SECURITY_LOG_PATH } from './security-log.ts';
+import { FullScreenLoading } from '../ui/loading-screen.tsx';
+import { flushSecurityEvents, logSecurityEvent, SECURITY_LOG_PATH } from '../session/security-log.ts';
 
 function scanInlineCode(): string[] {
   const found: string[] = [];

@@ -5,9 +5,9 @@
 import { PowerSyncDatabase, SyncStreamConnectionMethod, WASQLiteVFS, type QueryParam } from '@powersync/web';
 import { PowerSyncContext, usePowerSync, useStatus } from '@powersync/react';
 import { useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { useAuth } from '../app/auth-context.tsx';
-import { PageLoading } from '../app/loading-screen.tsx';
-import { markStart } from '../app/pwa-start-marks.ts';
+import { useAuth } from '../session/auth-context.tsx';
+import { PageLoading } from '../ui/loading-screen.tsx';
+import { markStart } from '../session/pwa-start-marks.ts';
 import { toast } from '../ui/toast-store.ts';
 import { getAppConfig } from './app-config.ts';
 import { POWERSYNC_RETRY_DELAY_MS, SupabaseConnector, type UploadRefusal } from './connector.ts';

@@ -11,6 +11,16 @@ import {
 } from './pending-confirmation.ts';
 import { markStart } from './pwa-start-marks.ts';
 
+/**
+ * What else a sign-out clears on this device (the shell registers the local replica): registered from above,
+ * so the session never imports the data layer that itself reads the session.
+ */
+const signOutCleanups = new Set<() => Promise<void>>();
+export function registerSignOutCleanup(cleanup: () => Promise<void>): () => void {
+  signOutCleanups.add(cleanup);
+  return () => signOutCleanups.delete(cleanup);
+}
+
 export interface AuthState {
   session: Session | null;
   user: User | null;
@@ -114,9 +124,8 @@ export function AuthProvider({
               endPendingConfirmation();
               // The next person on this device must see nothing of this member's data.
               clearAllUnsentTexts();
-              void import('../data/replica.tsx')
-                .then((m) => m.clearReplica())
-                .catch((e: unknown) => console.warn('[auth] local data not cleared', e));
+              for (const cleanup of signOutCleanups)
+                void cleanup().catch((e: unknown) => console.warn('[auth] local data not cleared', e));
               navigate('/');
               break;
             case 'USER_UPDATED':

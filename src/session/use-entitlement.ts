@@ -5,7 +5,7 @@
 // The sidebar sits outside the replica provider (the replica's code loads lazily, never on the landing), so
 // the answer is published from inside it (EntitlementPublisher, loaded with the replica) and read anywhere.
 import { useSyncExternalStore } from 'react';
-import type { Entitlement } from '../../domain/subscription.ts';
+import type { Entitlement } from '../domain/subscription.ts';
 
 let current: Entitlement | undefined;
 const listeners = new Set<() => void>();

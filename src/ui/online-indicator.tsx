@@ -1,6 +1,6 @@
 // A small dot that says whether a member is online (from the online-users presence channel).
-import { useHidesOwnStatus, useIsOnline } from '../app/use-presence.ts';
-import { useAuth } from '../app/auth-context.tsx';
+import { useHidesOwnStatus, useIsOnline } from '../session/use-presence.ts';
+import { useAuth } from '../session/auth-context.tsx';
 
 export function OnlineIndicator({ userId, label }: { userId: string | undefined; label?: string }) {
   const online = useIsOnline(userId);

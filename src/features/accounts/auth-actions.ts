@@ -1,7 +1,7 @@
 // Account actions against supabase auth, with the toasts and messages of the error catalogue (spec §8).
 import { getSupabase, setRememberMe } from '../../data/supabase-client.ts';
 import { getSignupName } from '../../domain/signup-validation.ts';
-import { clearPendingConfirmation, setPendingConfirmation } from '../../app/pending-confirmation.ts';
+import { clearPendingConfirmation, setPendingConfirmation } from '../../session/pending-confirmation.ts';
 import { toastError, toastSuccess } from '../../ui/toast-store.ts';
 
 export interface ActionResult {

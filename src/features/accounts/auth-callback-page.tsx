@@ -1,8 +1,8 @@
 // /auth/callback: where the confirmation (type=signup) and recovery (type=recovery) links land with the session in the URL.
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { useAuth } from '../../app/auth-context.tsx';
-import { clearPendingConfirmation } from '../../app/pending-confirmation.ts';
+import { useAuth } from '../../session/auth-context.tsx';
+import { clearPendingConfirmation } from '../../session/pending-confirmation.ts';
 import { toastSuccess } from '../../ui/toast-store.ts';
 import { AuthCard } from './auth-card.tsx';
 

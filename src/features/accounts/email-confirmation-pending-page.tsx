@@ -1,7 +1,7 @@
 // After sign-up: tells the member where the confirmation link went and lets them resend it.
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { PENDING_EMAIL_ADDRESS_KEY, readSessionFlag } from '../../app/pending-confirmation.ts';
+import { PENDING_EMAIL_ADDRESS_KEY, readSessionFlag } from '../../session/pending-confirmation.ts';
 import { getSupabase } from '../../data/supabase-client.ts';
 import { toastError, toastSuccess } from '../../ui/toast-store.ts';
 import { AuthCard } from './auth-card.tsx';

@@ -1,7 +1,7 @@
 // Forgot password: asks for the e-mail and sends the reset link (which lands on /reset-password).
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate } from 'react-router-dom';
-import { useAuth } from '../../app/auth-context.tsx';
+import { useAuth } from '../../session/auth-context.tsx';
 import { isValidEmail } from '../../domain/signup-validation.ts';
 import { AuthCard, FieldError } from './auth-card.tsx';
 import { requestPasswordReset } from './auth-actions.ts';

@@ -1,7 +1,7 @@
 // Sign-in screen (spec §2): e-mail, password with show/hide, Remember me (checked), Forgot password, Create Account, Back to Home.
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { useAuth } from '../../app/auth-context.tsx';
+import { useAuth } from '../../session/auth-context.tsx';
 import { validateSignin } from '../../domain/signup-validation.ts';
 import { AuthCard } from './auth-card.tsx';
 import { signIn } from './auth-actions.ts';

@@ -1,7 +1,7 @@
 // Reset password: the recovery link signs the member in here; the new password must pass the strict rule, then /login.
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { useAuth } from '../../app/auth-context.tsx';
+import { useAuth } from '../../session/auth-context.tsx';
 import { checkPasswordStrict } from '../../domain/password-rules.ts';
 import { getSupabase } from '../../data/supabase-client.ts';
 import { AuthCard, FieldError } from './auth-card.tsx';

@@ -1,6 +1,6 @@
 // React-query hooks for the member's pause and deletion state, shared by the banners and the account page.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useAuth } from '../../app/auth-context.tsx';
+import { useAuth } from '../../session/auth-context.tsx';
 import type { PauseDuration } from '../../domain/account-status-wording.ts';
 import { toastError, toastSuccess } from '../../ui/toast-store.ts';
 import {

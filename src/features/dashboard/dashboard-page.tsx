@@ -1,9 +1,9 @@
 // /dashboard: new likes, matches, unread messages, profile completeness with the next step and the subscription, from the replica.
 import { Link } from 'react-router-dom';
-import { useAuth } from '../../app/auth-context.tsx';
+import { useAuth } from '../../session/auth-context.tsx';
 import { useQuery } from '../../data/replica.tsx';
 import type { Entitlement } from '../../domain/subscription.ts';
-import { useEntitlement } from '../layout/use-entitlement.ts';
+import { useEntitlement } from '../../session/use-entitlement.ts';
 import { useUnreadMessageCount } from '../messages/messages-data.ts';
 import { useUnreadNotificationCount } from '../notifications/notifications-data.ts';
 import { getProfileCompleteness, type CompletenessInput } from './profile-completeness.ts';

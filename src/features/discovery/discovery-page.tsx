@@ -1,7 +1,7 @@
 // /find-matches: the ranked deck (kept locally), like/skip by buttons and keys, block/report, filters and the upgrade prompt.
 import { Heart, X } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { useAuth } from '../../app/auth-context.tsx';
+import { useAuth } from '../../session/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
 import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
 import { toast } from '../../ui/toast-store.ts';

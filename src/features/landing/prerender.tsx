@@ -4,7 +4,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
 import { AppContent } from '../../app/app.tsx';
-import { ErrorBoundary } from '../../app/error-boundary.tsx';
+import { ErrorBoundary } from '../../ui/error-boundary.tsx';
 
 export function renderLanding(): string {
   return renderToString(

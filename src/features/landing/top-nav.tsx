@@ -1,7 +1,7 @@
 // Public top navigation: Home, Features, Community, How It Works on desktop, plus Safety Center on mobile.
 import { useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
-import { useAuth } from '../../app/auth-context.tsx';
+import { useAuth } from '../../session/auth-context.tsx';
 import { ThemeMenu } from '../../ui/theme-menu.tsx';
 
 const LINKS = [

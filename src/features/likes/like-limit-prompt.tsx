@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { onUploadRefused, type PowerSyncDatabase } from '../../data/replica.tsx';
-import { useEntitlement } from '../layout/use-entitlement.ts';
+import { useEntitlement } from '../../session/use-entitlement.ts';
 import { FREE_DAILY_LIKES, countRecentLikes, isLikeLimitRefusal } from './like-limit.ts';
 
 export function UpgradePrompt({ onClose }: { onClose: () => void }) {

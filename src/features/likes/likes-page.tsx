@@ -1,7 +1,7 @@
 // /likes: likes received (with the liker's photos), like back, skip and block; marks them seen on opening.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useAuth } from '../../app/auth-context.tsx';
+import { useAuth } from '../../session/auth-context.tsx';
 import { useQuery as useReplicaQuery, useReplica } from '../../data/replica.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { MemberPhoto } from '../profile/member-photo.tsx';

@@ -1,8 +1,8 @@
 // /match-list: matches with online state and last message; unmatch (confirmed, deletes the match) and report.
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useAuth } from '../../app/auth-context.tsx';
-import { markStart } from '../../app/pwa-start-marks.ts';
+import { useAuth } from '../../session/auth-context.tsx';
+import { markStart } from '../../session/pwa-start-marks.ts';
 import { useReplica } from '../../data/replica.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';

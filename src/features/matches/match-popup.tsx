@@ -1,7 +1,7 @@
 // The match popup (spec §2): shown when a new match row involving the member appears in the replica.
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useAuth } from '../../app/auth-context.tsx';
+import { useAuth } from '../../session/auth-context.tsx';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
 import { useMatches, type MatchRow } from './match-queries.ts';
 

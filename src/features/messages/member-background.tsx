@@ -2,10 +2,10 @@
 // browser notifications for new messages, the unread counts and the plan the sidebar shows, and the member's own
 // "Show my online status" for presence (which runs in the layout, outside the provider).
 import { useEffect } from 'react';
-import { useAuth } from '../../app/auth-context.tsx';
-import { publishShowOnlineStatus } from '../../app/use-presence.ts';
+import { useAuth } from '../../session/auth-context.tsx';
+import { publishShowOnlineStatus } from '../../session/use-presence.ts';
 import { useQuery } from '../../data/replica.tsx';
-import { EntitlementPublisher } from '../layout/entitlement-publisher.tsx';
+import { EntitlementPublisher } from '../../app/entitlement-publisher.tsx';
 import { useUnreadNotificationCount } from '../notifications/notifications-data.ts';
 import { publishUnreadCounts } from '../notifications/unread-store.ts';
 import { MessageWatcher } from './message-watcher.tsx';

@@ -1,7 +1,7 @@
 // Runs in the whole member area: marks arriving messages delivered and shows a browser notification for
 // new incoming messages while the page is hidden (if the member allowed it on this device).
 import { useEffect, useRef } from 'react';
-import { useAuth } from '../../app/auth-context.tsx';
+import { useAuth } from '../../session/auth-context.tsx';
 import { useQuery, useReplica } from '../../data/replica.tsx';
 import { getNotificationBody } from './message-text.ts';
 import { NOTIFY_MESSAGES_KEY, useDeviceSetting, useMarkDelivered } from './messages-data.ts';

@@ -2,7 +2,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useQuery as useTanstackQuery } from '@tanstack/react-query';
-import { useAuth } from '../../app/auth-context.tsx';
+import { useAuth } from '../../session/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
 import { getSupabase } from '../../data/supabase-client.ts';
 import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unsent-text.ts';

@@ -1,6 +1,6 @@
 // /notifications: every notification newest first, each linking to its place; mark one or all read.
 import { Link } from 'react-router-dom';
-import { useAuth } from '../../app/auth-context.tsx';
+import { useAuth } from '../../session/auth-context.tsx';
 import { useReplica } from '../../data/replica.tsx';
 import {
   getNotificationLink,

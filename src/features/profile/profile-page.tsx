@@ -10,7 +10,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useAuth } from '../../app/auth-context.tsx';
+import { useAuth } from '../../session/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
 import type { ReplicaRow } from '../../data/schema.ts';
 import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unsent-text.ts';

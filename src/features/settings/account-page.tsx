@@ -1,7 +1,7 @@
 // /account: password, privacy, notifications, appearance, pause or reactivate, data export, schedule or cancel deletion (password required).
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useAuth } from '../../app/auth-context.tsx';
+import { useAuth } from '../../session/auth-context.tsx';
 import { signOutEverywhere } from '../accounts/auth-actions.ts';
 import {
   PAUSE_DURATIONS,

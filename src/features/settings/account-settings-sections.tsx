@@ -1,6 +1,6 @@
 // /account sections: change password, privacy settings, notification preferences (this device) and data export.
 import { useState, type FormEvent } from 'react';
-import { useAuth } from '../../app/auth-context.tsx';
+import { useAuth } from '../../session/auth-context.tsx';
 import { useQuery, useReplica } from '../../data/replica.tsx';
 import { getSupabase } from '../../data/supabase-client.ts';
 import { checkPasswordStrict } from '../../domain/password-rules.ts';
