@@ -50,6 +50,10 @@ export const configSchema = z.object({
   OPENAI_MODEL: z.string().default('gpt-4o-mini'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Another Stripe-compatible API (tests' local peer); unset means Stripe itself. */
+  STRIPE_API_URL: z.url().optional(),
+  /** The paid plans as JSON (supabase/functions/_shared/plans.ts has the shape and the defaults). */
+  PLANS_JSON: z.string().optional(),
   STREAM_API_KEY: z.string().optional(),
   STREAM_API_SECRET: z.string().optional(),
   /**

@@ -95,6 +95,14 @@ export function createFunctionsPart(options: FunctionsOptions = {}) {
         SUPABASE_ANON_KEY: ctx.keys.anonKey,
         SUPABASE_SERVICE_ROLE_KEY: ctx.keys.serviceRoleKey,
         ACCOUNT_DELETION_GRACE_DAYS: String(ctx.config.DELETION_GRACE_DAYS),
+        // Payments (issue 15): only when the operator configured them.
+        ...(ctx.config.STRIPE_SECRET_KEY ? { STRIPE_SECRET_KEY: ctx.config.STRIPE_SECRET_KEY } : {}),
+        ...(ctx.config.STRIPE_WEBHOOK_SECRET
+          ? { STRIPE_WEBHOOK_SECRET: ctx.config.STRIPE_WEBHOOK_SECRET }
+          : {}),
+        ...(ctx.config.STRIPE_API_URL ? { STRIPE_API_URL: ctx.config.STRIPE_API_URL } : {}),
+        ...(ctx.config.PLANS_JSON ? { PLANS_JSON: ctx.config.PLANS_JSON } : {}),
+        PUBLIC_URL: ctx.config.publicUrl,
         ...options.env,
       };
     }

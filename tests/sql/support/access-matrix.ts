@@ -297,6 +297,49 @@ export const coreMatrix: MatrixEntry[] = [
     allowed: { select: nobody, insert: nobody, update: nobody, delete: nobody },
   },
   {
+    table: 'payment_events',
+    note: 'Verified payment events, written by the webhook as the service role (0119); no member reads or writes them.',
+    seed: async (tx, w) => {
+      await tx.query(
+        "insert into public.payment_events (id, provider, type, occurred_at, user_id) values ('evt_matrix', 'stripe', 'invoice.paid', now(), $1)",
+        [w.ids.owner],
+      );
+      return { column: 'id', value: 'evt_matrix' };
+    },
+    insert: (w) => ({
+      id: 'evt_forged',
+      provider: 'stripe',
+      type: 'invoice.paid',
+      occurred_at: '2026-01-01T00:00:00Z',
+      user_id: w.ids.owner,
+    }),
+    update: { column: 'type', value: () => 'changed' },
+    allowed: { select: nobody, insert: nobody, update: nobody, delete: nobody },
+  },
+  {
+    table: 'subscription_grants',
+    note: "The operator's grants and revokes (npm run admin, 0119): an audit no member reads or writes.",
+    seed: (tx, w) =>
+      insertReturningId(tx, 'subscription_grants', {
+        user_id: w.ids.owner,
+        email: 'owner@example.test',
+        action: 'grant',
+        plan_id: 'vip',
+        days: 30,
+        granted_by: 'matrix',
+      }),
+    insert: (w) => ({
+      user_id: w.ids.owner,
+      email: 'x@example.test',
+      action: 'grant',
+      plan_id: 'vip',
+      days: 30,
+      granted_by: 'forged',
+    }),
+    update: { column: 'days', value: () => 365 },
+    allowed: { select: nobody, insert: nobody, update: nobody, delete: nobody },
+  },
+  {
     table: 'member_answer_changes',
     note: 'When a member rewrote an answer: written by the answers trigger (0118) to cap rewrites; no one reads it.',
     seed: async (tx, w) => {
