@@ -50,6 +50,11 @@ export const configSchema = z.object({
   OPENAI_MODEL: z.string().default('gpt-4o-mini'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /**
+   * The demo checkout ("Demo payment: no money moves") when Stripe is not configured: defaults to DEMO, and is
+   * never on with NODE_ENV=production.
+   */
+  DEMO_PAYMENTS: flag.optional(),
   /** Another Stripe-compatible API (tests' local peer); unset means Stripe itself. */
   STRIPE_API_URL: z.url().optional(),
   /** The paid plans as JSON (supabase/functions/_shared/plans.ts has the shape and the defaults). */
@@ -75,6 +80,8 @@ export interface Config extends RawConfig {
   publicUrl: string;
   dataDir: string;
   demo: boolean;
+  /** The demo checkout is offered (no Stripe, not production; DEMO_PAYMENTS, default DEMO). */
+  demoPayments: boolean;
   outbox: boolean;
   trustedProxies: string[];
   /** Origins of a hosted backend, for the CSP (empty in self-contained mode). */
@@ -96,6 +103,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     publicUrl: (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ''),
     dataDir: path.resolve(raw.DATA_DIR),
     demo,
+    demoPayments: !production && !raw.STRIPE_SECRET_KEY && (raw.DEMO_PAYMENTS ?? demo),
     outbox: raw.OUTBOX ?? !production,
     trustedProxies: raw.TRUSTED_PROXIES.split(',')
       .map((s) => s.trim())

@@ -103,6 +103,8 @@ export function createFunctionsPart(options: FunctionsOptions = {}) {
         ...(ctx.config.STRIPE_API_URL ? { STRIPE_API_URL: ctx.config.STRIPE_API_URL } : {}),
         ...(ctx.config.PLANS_JSON ? { PLANS_JSON: ctx.config.PLANS_JSON } : {}),
         PUBLIC_URL: ctx.config.publicUrl,
+        // The demo checkout: a demo instance without Stripe, never in production.
+        ...(ctx.config.demoPayments ? { DEMO_PAYMENTS: '1' } : {}),
         ...options.env,
       };
     }

@@ -77,9 +77,11 @@ const CookiesPage = lazy(() => legal().then((m) => ({ default: m.CookiesPage }))
 const NotFoundPage = lazy(() => legal().then((m) => ({ default: m.NotFoundPage })));
 
 /** Routes signed-in members reach through the guard wrapping the page (spec §2). */
-const GUARDED_PLACEHOLDERS = ['/agent-settings', '/pricing', '/dating-resources'];
-/** Routes that redirect to /login when signed out. */
-const SIGNED_IN_ONLY = ['/checkout', '/payment-success'];
+const GUARDED_PLACEHOLDERS = ['/agent-settings', '/dating-resources'];
+
+const PricingPage = lazy(() => import('../features/payments/pricing-page.tsx'));
+const CheckoutPage = lazy(() => import('../features/payments/checkout-page.tsx'));
+const PaymentSuccessPage = lazy(() => import('../features/payments/payment-success-page.tsx'));
 
 // At sign-out the next person on this device must see nothing of this member's data: the replica (loaded
 // for this only if the page never opened it) clears its local database.
@@ -151,6 +153,7 @@ export function AppRoutes() {
           <Route path="community" element={<CommunityPage />} />
           <Route path="safety-center" element={<SafetyCenterPage />} />
           <Route path="help" element={<HelpPage />} />
+          <Route path="pricing" element={<PricingPage />} />
         </Route>
         <Route path="login" element={<LoginPage />} />
         <Route path="signup" element={<SignupPage />} />
@@ -170,7 +173,9 @@ export function AppRoutes() {
           <Route path="likes" element={<LikesPage />} />
           <Route path="profile" element={<ProfilePage />} />
           <Route path="profile-builder" element={<ProfilePage builder />} />
-          {[...GUARDED_PLACEHOLDERS, ...SIGNED_IN_ONLY].map((p) => (
+          <Route path="checkout" element={<CheckoutPage />} />
+          <Route path="payment-success" element={<PaymentSuccessPage />} />
+          {GUARDED_PLACEHOLDERS.map((p) => (
             <Route key={p} path={p.slice(1)} element={placeholder(p)} />
           ))}
         </Route>

@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../server/config.ts';
 import { startStripePeer, type StripePeer } from '../support/stripe-peer.ts';
 import { getDatabaseKinds } from '../support/test-databases.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
@@ -332,5 +333,51 @@ describe.each(getDatabaseKinds())('payments on %s', (kind) => {
     });
     expect(rpc.status).toBeGreaterThanOrEqual(400);
     expect((await plan(ann.id))?.is_premium).toBe(false);
+  });
+});
+
+describe.each(getDatabaseKinds())('the demo checkout on %s', (kind) => {
+  let t: TestServer;
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('offers the plans with the demo checkout, which grants the plan through the same path', async () => {
+    t = await startTestServer(kind, { DEMO_PAYMENTS: '1' });
+    const eve = await createMember(t);
+    const plans = await fetch(`${t.url}/functions/v1/plans`, {
+      method: 'POST',
+      headers: { apikey: t.anonKey, authorization: `Bearer ${t.anonKey}` },
+    });
+    const answer = (await plans.json()) as { checkout: string; plans: { id: string }[] };
+    expect(answer.checkout).toBe('demo');
+    expect(answer.plans.map((p) => p.id)).toEqual(['premium', 'connector', 'vip']);
+
+    const pay = (body: unknown, token = eve.token) =>
+      fetch(`${t.url}/functions/v1/demo-checkout`, {
+        method: 'POST',
+        headers: { apikey: t.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await pay({ plan_id: 'vip', billing_cycle: 'monthly' }, t.anonKey)).status).toBe(401);
+    expect((await pay({ plan_id: 'gold', billing_cycle: 'monthly' })).status).toBe(400);
+    expect((await pay({ plan_id: 'vip', billing_cycle: 'monthly' })).status).toBe(200);
+    const row = await t.db.query<{ tier: string; is_premium: boolean }>(
+      'select tier, is_premium from public.get_entitlement($1)',
+      [eve.id],
+    );
+    expect(row.rows[0]).toEqual({ tier: 'vip', is_premium: true });
+    const recorded = await t.db.query<{ provider: string }>(
+      'select provider from public.payment_events where user_id = $1',
+      [eve.id],
+    );
+    expect(recorded.rows).toEqual([{ provider: 'demo' }]);
+  });
+
+  it('is never offered in production', () => {
+    expect(parseConfig({ NODE_ENV: 'production', DEMO_PAYMENTS: '1', DEMO: '1' }).demoPayments).toBe(false);
+    expect(parseConfig({ DEMO_PAYMENTS: '1', STRIPE_SECRET_KEY: 'sk_test_x' }).demoPayments).toBe(false);
+    expect(parseConfig({ DEMO: '0' }).demoPayments).toBe(false);
+    expect(parseConfig({}).demoPayments).toBe(true);
   });
 });

@@ -25,7 +25,6 @@ export const PLACEHOLDERS: Record<string, PlaceholderInfo> = {
     title: 'AI Agents',
     coming: 'Set up the AI helpers that suggest matches and conversation starters.',
   },
-  '/pricing': { title: 'Pricing', coming: 'The plans of this instance and what each one includes.' },
   '/dating-resources': {
     title: 'Dating Resources',
     coming: 'Guides and articles on dating well and safely.',
@@ -35,8 +34,6 @@ export const PLACEHOLDERS: Record<string, PlaceholderInfo> = {
     title: 'Profile Builder',
     coming: 'A step-by-step guide to a profile that gets you good matches.',
   },
-  '/checkout': { title: 'Checkout', coming: 'Choosing and paying for a plan.' },
-  '/payment-success': { title: 'Payment received', coming: 'Confirmation of your new plan.' },
   '/notifications': { title: 'Notifications', coming: 'New matches, likes and messages in one place.' },
 };
 

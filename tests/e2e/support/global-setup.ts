@@ -29,6 +29,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       NODE_ENV: 'test',
       DEMO: process.env['E2E_DEMO'] ?? '0',
       OUTBOX: '1',
+      // The demo checkout, without seeding the demo community (journeys make their own members).
+      DEMO_PAYMENTS: '1',
       LOG_LEVEL: 'warn',
       ...(distDir ? { DIST_DIR: distDir } : {}),
       ...(process.env['E2E_DATABASE_URL'] ? { DATABASE_URL: process.env['E2E_DATABASE_URL'] } : {}),
