@@ -82,6 +82,13 @@ const GUARDED_PLACEHOLDERS = ['/agent-settings', '/dating-resources'];
 const PricingPage = lazy(() => import('../features/payments/pricing-page.tsx'));
 const CheckoutPage = lazy(() => import('../features/payments/checkout-page.tsx'));
 const PaymentSuccessPage = lazy(() => import('../features/payments/payment-success-page.tsx'));
+const MemberManageSubscriptionPage = lazy(() => import('../features/payments/manage-subscription-page.tsx'));
+
+/** /manage-subscription: the member's plan and billing portal when signed in, the help text otherwise. */
+function ManageSubscriptionRoute() {
+  const { isAuthenticated } = useAuth();
+  return isAuthenticated ? <MemberManageSubscriptionPage /> : <ManageSubscriptionPage />;
+}
 
 // At sign-out the next person on this device must see nothing of this member's data: the replica (loaded
 // for this only if the page never opened it) clears its local database.
@@ -146,7 +153,6 @@ export function AppRoutes() {
           <Route path="terms" element={<TermsPage />} />
           <Route path="privacy" element={<PrivacyPage />} />
           <Route path="cookies" element={<CookiesPage />} />
-          <Route path="manage-subscription" element={<ManageSubscriptionPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
         <Route element={<MemberOrPublicLayout />}>
@@ -154,6 +160,7 @@ export function AppRoutes() {
           <Route path="safety-center" element={<SafetyCenterPage />} />
           <Route path="help" element={<HelpPage />} />
           <Route path="pricing" element={<PricingPage />} />
+          <Route path="manage-subscription" element={<ManageSubscriptionRoute />} />
         </Route>
         <Route path="login" element={<LoginPage />} />
         <Route path="signup" element={<SignupPage />} />

@@ -48,6 +48,9 @@ for (const viewport of [
     await expect(page.getByTestId('plan-connector').getByText('Your current plan')).toBeVisible({
       timeout: 30_000,
     });
+    await page.goto('/manage-subscription');
+    await expect(page.getByTestId('current-plan')).toHaveText('Your plan: Connector', { timeout: 30_000 });
+    await expect(page.getByRole('button', { name: 'Open billing portal' })).toBeVisible();
     if (viewport.width >= 768) {
       const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
       await expect(sidebar.getByText('Premium Member')).toBeVisible();

@@ -1,0 +1,64 @@
+// /manage-subscription for a signed-in member (issue 15): the plan as the server recorded it (from the
+// replica), the Stripe billing portal (change plan, cancel, invoices, card), and the plans.
+import { useMutation } from '@tanstack/react-query';
+import { ExternalLink } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { useEntitlement } from '../../session/use-entitlement.ts';
+import { toast } from '../../ui/toast-store.ts';
+import { openBillingPortal } from './payments-api.ts';
+
+export default function MemberManageSubscriptionPage() {
+  const { entitlement } = useEntitlement();
+  const portal = useMutation({
+    mutationFn: async () => window.location.assign((await openBillingPortal()).url),
+    onError: (e) =>
+      toast({
+        title: 'Error',
+        description: e instanceof Error ? e.message : 'Failed to update your subscription status.',
+        variant: 'destructive',
+      }),
+  });
+  return (
+    <main id="main" className="mx-auto max-w-2xl space-y-4 p-4 md:p-8">
+      <h1 className="text-3xl font-bold">Manage Subscription</h1>
+      <section className="card space-y-3" aria-label="Your plan">
+        {!entitlement ? (
+          <p>Loading your plan...</p>
+        ) : entitlement.isPremium ? (
+          <>
+            <p className="font-medium" data-testid="current-plan">
+              Your plan:{' '}
+              {entitlement.tier === 'vip'
+                ? 'VIP'
+                : entitlement.tier.charAt(0).toUpperCase() + entitlement.tier.slice(1)}
+            </p>
+            {entitlement.expiryDate && (
+              <p className="text-sm text-muted">
+                Paid until {new Date(entitlement.expiryDate).toLocaleDateString('en')}. A cancelled plan stays
+                active until then.
+              </p>
+            )}
+            <button
+              type="button"
+              className="btn-primary flex items-center gap-2"
+              disabled={portal.isPending}
+              onClick={() => portal.mutate()}
+            >
+              <ExternalLink aria-hidden="true" className="size-4" />
+              Open billing portal
+            </button>
+          </>
+        ) : (
+          <p data-testid="current-plan">You are on the free plan.</p>
+        )}
+        <Link to="/pricing" className="link block">
+          Compare plans
+        </Link>
+      </section>
+      <p className="text-sm text-muted">
+        Payments are handled by the payment provider this instance's operator configured; HeartSync never
+        stores card numbers.
+      </p>
+    </main>
+  );
+}
