@@ -216,6 +216,8 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
   const { otherTyping, notifyTyping, resetTyping } = useTyping(c.id, me);
   const [text, setText] = useState('');
   const [draftLoaded, setDraftLoaded] = useState(false);
+  /** Enter pressed before the draft was back: send as soon as it is. */
+  const sendWhenLoaded = useRef(false);
   const [reporting, setReporting] = useState(false);
   const [uploading, setUploading] = useState(false);
   const endRef = useRef<HTMLLIElement>(null);
@@ -320,6 +322,14 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
     await setDeviceSetting(db, NOTIFY_ASKED_KEY, new Date().toISOString());
     void Notification.requestPermission();
   }
+
+  useEffect(() => {
+    if (!draftLoaded || !sendWhenLoaded.current) return;
+    sendWhenLoaded.current = false;
+    void send();
+    // send reads this render's text, the draft just restored.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [draftLoaded]);
 
   async function send() {
     const content = findSendableText(text);
@@ -486,7 +496,10 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
             onKeyDown={(e) => {
               if (isSendKey({ key: e.key, shiftKey: e.shiftKey, isComposing: e.nativeEvent.isComposing })) {
                 e.preventDefault();
-                void send();
+                // While the draft is coming back (the thread was just opened or reopened) the box is read-only:
+                // the send waits for it instead of being dropped.
+                if (!draftLoaded) sendWhenLoaded.current = true;
+                else void send();
               }
             }}
           />
