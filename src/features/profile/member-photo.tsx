@@ -2,6 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { getAppConfig } from '../../data/app-config.ts';
 import { getSupabase } from '../../data/supabase-client.ts';
+import { createPhotoSigner } from './photo-signing.ts';
 
 export const AVATAR_FALLBACK = '/images/avatar.png';
 const SIGNED_URL_SECONDS = 600;
@@ -18,6 +19,16 @@ async function offlinePhotoUrl(key: string): Promise<string> {
   return `${supabaseUrl.replace(/\/+$/, '')}/storage/v1/object/sign/${BUCKET}/${name}`;
 }
 
+/** Every photo URL of a moment in one storage call (issue 21). */
+const signPhoto = createPhotoSigner(async () => {
+  const sb = await getSupabase();
+  return async (keys) => {
+    const { data, error } = await sb.storage.from(BUCKET).createSignedUrls(keys, SIGNED_URL_SECONDS);
+    if (error) throw error;
+    return data;
+  };
+});
+
 /** Resolves a stored photo key ("<member id>/<file>") to a URL an <img> can load; absolute paths pass through. */
 export function usePhotoUrl(key: string | undefined): string {
   const isStored = !!key && !key.startsWith('/') && !/^https?:/.test(key);
@@ -30,10 +41,7 @@ export function usePhotoUrl(key: string | undefined): string {
     staleTime: (query) => (query.state.data?.offline ? 0 : (SIGNED_URL_SECONDS / 2) * 1000),
     queryFn: async () => {
       if (!navigator.onLine) return { url: await offlinePhotoUrl(key!), offline: true };
-      const sb = await getSupabase();
-      const { data: signed, error } = await sb.storage.from(BUCKET).createSignedUrl(key!, SIGNED_URL_SECONDS);
-      if (error) throw error;
-      return { url: signed.signedUrl, offline: false };
+      return { url: await signPhoto(key!), offline: false };
     },
   });
   if (!key) return AVATAR_FALLBACK;
