@@ -7,8 +7,6 @@ import { MEMBER_RESOURCES, type TopicAccess } from './topics.ts';
 
 export type JoinDecision = { ok: true } | { ok: false; reason: string };
 
-export { findMemberId };
-
 export async function authorizeJoin(
   db: Database,
   access: TopicAccess,

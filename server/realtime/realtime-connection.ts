@@ -4,10 +4,10 @@ import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { JwtClaims } from '../auth/keys.ts';
 import type { AppContext } from '../context.ts';
+import { findMemberId } from '../caller/caller.ts';
 import {
   authorizeJoin,
   findHiddenMemberIds,
-  findMemberId,
   findOnlineVisibility,
   ONLINE_STATUS_HIDDEN,
 } from './authorize-join.ts';

@@ -1,12 +1,9 @@
-// Who is calling storage (the Authorization bearer, else the apikey header), in storage's error shape; running
-// SQL as them is the caller module's actAsCaller.
+// Who is calling storage (the Authorization bearer, else the apikey header), in storage's error shape.
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { JwtClaims } from '../auth/keys.ts';
 import { readBearer, resolveCaller } from '../caller/caller.ts';
 import { StorageError } from './storage-error.ts';
-
-export { actAsCaller } from '../caller/caller.ts';
 
 export async function getCallerClaims(ctx: AppContext, req: FastifyRequest): Promise<JwtClaims> {
   const apikey = req.headers['apikey'];

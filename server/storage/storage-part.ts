@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JwtClaims } from '../auth/keys.ts';
 import type { AppContext } from '../context.ts';
 import { isDatabaseError, type Queryable } from '../db/database.ts';
-import { actAsCaller, getCallerClaims } from './caller.ts';
+import { actAsCaller } from '../caller/caller.ts';
+import { getCallerClaims } from './caller.ts';
 import { FileStore } from './file-store.ts';
 import {
   MAX_BYTES_PER_MEMBER,

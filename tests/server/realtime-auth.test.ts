@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from '../support/test-server.ts';
 import {
   closeClient,
   createMember,
+  insertMatchedConversation,
   makeClient,
   openRawSocket,
   signMemberToken,
@@ -54,19 +55,11 @@ describe.each(getDatabaseKinds())('realtime access on %s', (kind) => {
     alice = await createMember(t);
     matchOfAlice = await createMember(t);
     mallory = await createMember(t);
-    const [p1, p2] = [alice.id, matchOfAlice.id].sort();
     // Alice and her match are matched; the rows' own triggers (premium for calls, game types) are not
     // what is tested here, so they are written as the database owner with triggers off (pair_key by hand, 0060).
     [conversationId, callId, gameId] = await t.db.transaction(async (tx) => {
       await tx.exec(`set local session_replication_role = replica`);
-      const match = await tx.query<{ id: string }>(
-        `insert into public.matches (user_id_1, user_id_2, pair_key) values ($1, $2, public.member_pair_key($1, $2)) returning id`,
-        [p1, p2],
-      );
-      const conversation = await tx.query<{ id: string }>(
-        `insert into public.conversations (match_id, participant1_id, participant2_id) values ($1, $2, $3) returning id`,
-        [match.rows[0]!.id, p1, p2],
-      );
+      const conversation = await insertMatchedConversation(tx, alice.id, matchOfAlice.id);
       const call = await tx.query<{ id: string }>(
         `insert into public.video_calls (caller_id, recipient_id, pair_key) values ($1, $2, public.member_pair_key($1, $2)) returning id`,
         [alice.id, matchOfAlice.id],
@@ -75,7 +68,7 @@ describe.each(getDatabaseKinds())('realtime access on %s', (kind) => {
         `insert into public.game_sessions (player1_id, player2_id, game_type, pair_key) values ($1, $2, 'test', public.member_pair_key($1, $2)) returning id`,
         [alice.id, matchOfAlice.id],
       );
-      return [conversation.rows[0]!.id, call.rows[0]!.id, game.rows[0]!.id];
+      return [conversation, call.rows[0]!.id, game.rows[0]!.id];
     });
   });
   afterEach(async () => {

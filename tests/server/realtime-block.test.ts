@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from '../support/test-server.ts';
 import {
   closeClient,
   createMember,
+  insertMatchedConversation,
   makeClient,
   subscribe,
   waitFor,
@@ -35,18 +36,9 @@ describe.each(getDatabaseKinds())('realtime after a block on %s', (kind) => {
     await t.db.query('update public.profiles set show_online_status = true where id = any($1::uuid[])', [
       [ann.id, kim.id, bystander.id],
     ]);
-    const [p1, p2] = [ann.id, kim.id].sort();
     conversationId = await t.db.transaction(async (tx) => {
       await tx.exec(`set local session_replication_role = replica`);
-      const match = await tx.query<{ id: string }>(
-        `insert into public.matches (user_id_1, user_id_2, pair_key) values ($1, $2, public.member_pair_key($1, $2)) returning id`,
-        [p1, p2],
-      );
-      const conversation = await tx.query<{ id: string }>(
-        `insert into public.conversations (match_id, participant1_id, participant2_id) values ($1, $2, $3) returning id`,
-        [match.rows[0]!.id, p1, p2],
-      );
-      return conversation.rows[0]!.id;
+      return insertMatchedConversation(tx, ann.id, kim.id);
     });
   });
   afterAll(async () => {

@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
+import type { Queryable } from '../../server/db/database.ts';
 import type { TestServer } from '../support/test-server.ts';
 
 export interface Member {
@@ -103,4 +104,22 @@ export function waitForClose(ws: WebSocket, timeoutMs = 5000): Promise<number> {
       resolve(code);
     });
   });
+}
+
+/**
+ * A match and its conversation between two members, written as the database owner in a transaction with
+ * triggers off (`session_replication_role = replica`, pair_key by hand, 0060): what member channels need,
+ * without the like flow. Returns the conversation's id.
+ */
+export async function insertMatchedConversation(tx: Queryable, a: string, b: string): Promise<string> {
+  const [p1, p2] = [a, b].sort();
+  const match = await tx.query<{ id: string }>(
+    `insert into public.matches (user_id_1, user_id_2, pair_key) values ($1, $2, public.member_pair_key($1, $2)) returning id`,
+    [p1, p2],
+  );
+  const conversation = await tx.query<{ id: string }>(
+    `insert into public.conversations (match_id, participant1_id, participant2_id) values ($1, $2, $3) returning id`,
+    [match.rows[0]!.id, p1, p2],
+  );
+  return conversation.rows[0]!.id;
 }

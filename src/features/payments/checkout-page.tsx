@@ -4,12 +4,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { CreditCard, FlaskConical } from 'lucide-react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { toast } from '../../ui/toast-store.ts';
 import {
   fetchPlans,
   formatPrice,
   payWithDemoCheckout,
   startStripeCheckout,
+  toastPaymentError,
   type BillingCycle,
 } from './payments-api.ts';
 
@@ -32,12 +32,7 @@ export default function CheckoutPage() {
       await payWithDemoCheckout(plan.id, cycle);
       void navigate(`/payment-success?plan=${encodeURIComponent(plan.id)}`);
     },
-    onError: (e) =>
-      toast({
-        title: 'Error',
-        description: e instanceof Error ? e.message : 'Failed to update your subscription status.',
-        variant: 'destructive',
-      }),
+    onError: toastPaymentError,
   });
 
   if (isLoading) return <p className="p-8">Loading...</p>;

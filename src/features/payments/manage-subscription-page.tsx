@@ -4,19 +4,13 @@ import { useMutation } from '@tanstack/react-query';
 import { ExternalLink } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { useEntitlement } from '../../session/use-entitlement.ts';
-import { toast } from '../../ui/toast-store.ts';
-import { openBillingPortal } from './payments-api.ts';
+import { getTierName, openBillingPortal, toastPaymentError } from './payments-api.ts';
 
 export default function MemberManageSubscriptionPage() {
   const { entitlement } = useEntitlement();
   const portal = useMutation({
     mutationFn: async () => window.location.assign((await openBillingPortal()).url),
-    onError: (e) =>
-      toast({
-        title: 'Error',
-        description: e instanceof Error ? e.message : 'Failed to update your subscription status.',
-        variant: 'destructive',
-      }),
+    onError: toastPaymentError,
   });
   return (
     <main id="main" className="mx-auto max-w-2xl space-y-4 p-4 md:p-8">
@@ -27,10 +21,7 @@ export default function MemberManageSubscriptionPage() {
         ) : entitlement.isPremium ? (
           <>
             <p className="font-medium" data-testid="current-plan">
-              Your plan:{' '}
-              {entitlement.tier === 'vip'
-                ? 'VIP'
-                : entitlement.tier.charAt(0).toUpperCase() + entitlement.tier.slice(1)}
+              Your plan: {getTierName(entitlement.tier)}
             </p>
             {entitlement.expiryDate && (
               <p className="text-sm text-muted">

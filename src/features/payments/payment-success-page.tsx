@@ -5,11 +5,7 @@ import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { useEntitlement } from '../../session/use-entitlement.ts';
 import { toast } from '../../ui/toast-store.ts';
-
-/** "Connector" for connector: the tier as a member reads it. */
-function getTierName(tier: string): string {
-  return tier === 'vip' ? 'VIP' : tier.charAt(0).toUpperCase() + tier.slice(1);
-}
+import { getTierName } from './payments-api.ts';
 
 export default function PaymentSuccessPage() {
   const { entitlement } = useEntitlement();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPrice, getPlanFeatures } from './payments-api.ts';
+import { formatPrice, getPlanFeatures, getTierName } from './payments-api.ts';
 
 describe('payments words', () => {
   it('formats prices from cents in their currency', () => {
@@ -12,5 +12,10 @@ describe('payments words', () => {
     expect(getPlanFeatures(undefined, 1, false)).toContain('50 likes a day');
     expect(getPlanFeatures('premium', 1, false)).toContain('1 AI agent');
     expect(getPlanFeatures('vip', 5, true)).toContain('5 AI agents with advanced autonomy');
+  });
+
+  it('names tiers as members read them', () => {
+    expect(getTierName('vip')).toBe('VIP');
+    expect(getTierName('connector')).toBe('Connector');
   });
 });

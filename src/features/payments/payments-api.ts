@@ -2,6 +2,7 @@
 // checkout and the billing portal. The outcome of a payment is never taken from here: the plan arrives in the
 // replica from the server's verified record.
 import { getSupabase } from '../../data/supabase-client.ts';
+import { toast } from '../../ui/toast-store.ts';
 
 export type BillingCycle = 'monthly' | 'yearly';
 
@@ -54,4 +55,18 @@ export function getPlanFeatures(planId: string | undefined, agentLimit: number, 
     'Messages and video calls with your matches',
     `${agentLimit} AI agent${agentLimit > 1 ? 's' : ''}${advanced ? ' with advanced autonomy' : ''}`,
   ];
+}
+
+/** "Connector" for connector, "VIP" for vip: a tier as a member reads it. */
+export function getTierName(tier: string): string {
+  return tier === 'vip' ? 'VIP' : tier.charAt(0).toUpperCase() + tier.slice(1);
+}
+
+/** A payment call that failed, in the function's own words when it gave them. */
+export function toastPaymentError(e: unknown): void {
+  toast({
+    title: 'Error',
+    description: e instanceof Error ? e.message : 'Failed to update your subscription status.',
+    variant: 'destructive',
+  });
 }

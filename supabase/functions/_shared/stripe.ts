@@ -2,6 +2,7 @@
 // at another Stripe-compatible server (the tests' local peer). Server side only: the key never reaches a browser.
 import Stripe from 'stripe';
 import { findEnv, getEnv } from './env.ts';
+import { createServiceClient } from './supabase.ts';
 
 export function isStripeConfigured(): boolean {
   return !!findEnv('STRIPE_SECRET_KEY');
@@ -21,4 +22,14 @@ export function createStripe(): Stripe {
         }
       : {}),
   });
+}
+
+/** The Stripe customer of a member, when Stripe knows them (their subscriptions row keeps it). */
+export async function findStripeCustomerId(userId: string): Promise<string | undefined> {
+  const { data } = await createServiceClient()
+    .from('subscriptions')
+    .select('stripe_customer_id')
+    .eq('user_id', userId)
+    .maybeSingle();
+  return (data as { stripe_customer_id?: string | null } | null)?.stripe_customer_id ?? undefined;
 }

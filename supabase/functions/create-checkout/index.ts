@@ -6,8 +6,8 @@ import { findEnv, getEnv } from '../_shared/env.ts';
 import { findJsonObject, json, preflight } from '../_shared/http.ts';
 import { findPlan, isBillingCycle, parsePlans } from '../_shared/plans.ts';
 import { serveWhenDeno } from '../_shared/serve.ts';
-import { createStripe, isStripeConfigured } from '../_shared/stripe.ts';
-import { createServiceClient, findCaller } from '../_shared/supabase.ts';
+import { createStripe, findStripeCustomerId, isStripeConfigured } from '../_shared/stripe.ts';
+import { findCaller } from '../_shared/supabase.ts';
 
 export async function handler(req: Request): Promise<Response> {
   if (req.method === 'OPTIONS') return preflight();
@@ -21,12 +21,7 @@ export async function handler(req: Request): Promise<Response> {
   if (!plan || !isBillingCycle(cycle))
     return json({ error: 'Please choose a plan and a billing period.' }, 400);
 
-  const { data: row } = await createServiceClient()
-    .from('subscriptions')
-    .select('stripe_customer_id')
-    .eq('user_id', caller.id)
-    .maybeSingle();
-  const customer = (row as { stripe_customer_id?: string | null } | null)?.stripe_customer_id ?? undefined;
+  const customer = await findStripeCustomerId(caller.id);
   const origin = getEnv('PUBLIC_URL');
   const priceId = plan.stripePriceIds?.[cycle];
   const session = await createStripe().checkout.sessions.create({

@@ -3,8 +3,8 @@
 import { getEnv } from '../_shared/env.ts';
 import { json, preflight } from '../_shared/http.ts';
 import { serveWhenDeno } from '../_shared/serve.ts';
-import { createStripe, isStripeConfigured } from '../_shared/stripe.ts';
-import { createServiceClient, findCaller } from '../_shared/supabase.ts';
+import { createStripe, findStripeCustomerId, isStripeConfigured } from '../_shared/stripe.ts';
+import { findCaller } from '../_shared/supabase.ts';
 
 export async function handler(req: Request): Promise<Response> {
   if (req.method === 'OPTIONS') return preflight();
@@ -12,12 +12,7 @@ export async function handler(req: Request): Promise<Response> {
   const caller = await findCaller(req);
   if (!caller) return json({ error: 'You must be logged in to update your subscription.' }, 401);
   if (!isStripeConfigured()) return json({ error: 'Payments are not configured on this instance.' }, 404);
-  const { data: row } = await createServiceClient()
-    .from('subscriptions')
-    .select('stripe_customer_id')
-    .eq('user_id', caller.id)
-    .maybeSingle();
-  const customer = (row as { stripe_customer_id?: string | null } | null)?.stripe_customer_id;
+  const customer = await findStripeCustomerId(caller.id);
   if (!customer) return json({ error: 'You have no paid subscription to manage yet.' }, 404);
   const session = await createStripe().billingPortal.sessions.create({
     customer,
