@@ -78,6 +78,7 @@ test('a visitor signs up, confirms from the outbox, signs out and signs in again
   // Signing up again with the same address says the account exists.
   await page.getByRole('link', { name: 'Dashboard' }).click();
   await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page).toHaveURL(/\/$/);
   await page.goto('/signup');
   await page.getByLabel('First name').fill('Test');
   await page.getByLabel('Last name').fill('Again');
@@ -107,8 +108,10 @@ test('remember me unchecked keeps the session to this tab only', async ({ page, 
   await expect(other).toHaveURL(/\/login$/);
   await other.close();
 
-  // Checked (the default): a new tab is signed in too.
+  // Checked (the default): a new tab is signed in too. The sign-out is over once the page is at / (leaving
+  // before the server's answer would keep the session in this tab and the sign-in page would send it on).
   await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page).toHaveURL(/\/$/);
   await signIn(page, email);
   const second = await page.context().newPage();
   await second.goto('/account');

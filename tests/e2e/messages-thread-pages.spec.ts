@@ -85,7 +85,12 @@ test('a long thread opens on its newest page and "Load earlier messages" reveals
   await openConversation(b.page, 'Olga');
   await messageInput(b.page).fill('a new one at the bottom');
   await messageInput(b.page).press('Enter');
-  await expect(bubbles).toHaveCount(SEEDED + 1);
+  // Uploaded from Piet's device first (under a loaded CI machine the upload and the sync to Olga can each take
+  // a while; a refusal would show here, not as a missing bubble on Olga's side).
+  const sentByPiet = thread(b.page).locator('[data-message-id]').last();
+  await expect(sentByPiet).toContainText('a new one at the bottom');
+  await expect(sentByPiet).not.toHaveAttribute('data-status', 'pending', { timeout: 30_000 });
+  await expect(bubbles).toHaveCount(SEEDED + 1, { timeout: 30_000 });
   await expect(bubbles.last()).toContainText('a new one at the bottom');
   await expect(bubbles.first()).toContainText(seedText(1));
   const texts = await bubbles.locator('p:first-child').allTextContents();
