@@ -1,6 +1,7 @@
 // The one supabase-js client of the PWA, created from the app configuration; "Remember me" picks where the session lives.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { getAppConfig } from './app-config.ts';
+import { withDeviceClockSessions } from './device-clock.ts';
 
 const REMEMBER_KEY = 'heartsync.rememberMe';
 
@@ -58,6 +59,8 @@ export function getSupabase(): Promise<SupabaseClient> {
             detectSessionInUrl: true,
             flowType: 'implicit',
           },
+          // Session expiry judged on this device's clock (a phone set ahead would otherwise refresh forever).
+          global: { fetch: withDeviceClockSessions((input, init) => fetch(input, init)) },
         }),
     );
     client.catch(() => {

@@ -149,7 +149,11 @@ test('Sign Out ends this device only; Log out of all devices ends every session'
   await laptop.close();
 });
 
-test('Help, Community and Safety keep a member in the member layout', async ({ page, request }) => {
+test('Help, Community and Safety keep a member in the member layout, and the session rules follow them onto public pages', async ({
+  page,
+  request,
+}) => {
+  await page.clock.install();
   await signUpAndConfirm(page, request, makeEmail('public-rules'));
   await page.goto('/dashboard');
   const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
@@ -158,4 +162,23 @@ test('Help, Community and Safety keep a member in the member layout', async ({ p
     await expect(page.getByRole('heading', { level: 1, name: label, exact: true })).toBeVisible();
     await expect(sidebar).toBeVisible();
   }
+
+  // A public page outside the member layout, once the session is restored there (its header offers the
+  // member's Dashboard): the idle rule still ends the session.
+  await page.goto('/terms');
+  await expect(sidebar).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Dashboard' })).toBeVisible();
+  const refreshes: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('grant_type=refresh_token')) refreshes.push(r.url());
+  });
+  // Two hours pass with no activity. The page's clock is now two hours ahead of the server's: a token the server
+  // issues still counts an hour on the page's clock, so at most one refresh is sent, never a storm.
+  await page.clock.fastForward('02:00:30');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText('Your session has timed out for security reasons.')).toBeVisible();
+  expect(refreshes.length).toBeLessThanOrEqual(1);
+  await page.goto('/help');
+  await expect(page.getByRole('heading', { level: 1, name: 'Help', exact: true })).toBeVisible();
+  await expect(sidebar).toHaveCount(0);
 });
