@@ -21,8 +21,8 @@ export function EntitlementPublisher({ me }: { me: string }) {
     return () => clearTimeout(t);
   }, [row?.current_period_end]);
   useEffect(() => {
-    if (!isLoading) publishEntitlement(deriveReplicaEntitlement(row));
-  }, [row, isLoading, tick]);
+    if (!isLoading) publishEntitlement(deriveReplicaEntitlement(row), me);
+  }, [row, isLoading, tick, me]);
   useEffect(() => () => publishEntitlement(undefined), []);
   return null;
 }

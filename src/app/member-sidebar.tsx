@@ -29,7 +29,7 @@ import { toast } from '../ui/toast-store.ts';
 import { useUnreadLikesCount } from '../features/likes/likes-queries.ts';
 import { MemberPhoto, parseList } from '../features/profile/member-photo.tsx';
 import { useUnreadCounts } from '../features/notifications/unread-store.ts';
-import { useEntitlement } from '../session/use-entitlement.ts';
+import { useShownEntitlement } from '../session/use-entitlement.ts';
 
 export interface NavItem {
   label: string;
@@ -103,10 +103,11 @@ function useOwnCard() {
 }
 
 export function MemberNav({ expanded, onNavigate }: { expanded: boolean; onNavigate?: () => void }) {
-  const { entitlement } = useEntitlement();
+  const entitlement = useShownEntitlement();
   const { data: unread = 0 } = useUnreadLikesCount();
   const unreadCounts = useUnreadCounts();
-  // Markers only once the plan is known: a premium member never sees them flash while the replica opens.
+  // Markers only once the plan is known (the last known one until the replica answers): a premium member never
+  // sees them flash while the replica opens.
   const showPremium = entitlement !== undefined && !entitlement.isPremium;
   return (
     <>
@@ -193,7 +194,7 @@ export function useSidebarSignOut(): () => Promise<void> {
 export function SidebarAccount({ expanded }: { expanded: boolean }) {
   const { user } = useAuth();
   const { data: card } = useOwnCard();
-  const { entitlement } = useEntitlement();
+  const entitlement = useShownEntitlement();
   const signOut = useSidebarSignOut();
   const name = card?.name?.trim() || 'Welcome!';
   return (

@@ -42,7 +42,8 @@ describe('supabase-js on a device clock two hours ahead', () => {
    */
   const serverBehind: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
-    if (!response.ok || !(response.headers.get('content-type') ?? '').includes('application/json')) return response;
+    if (!response.ok || !(response.headers.get('content-type') ?? '').includes('application/json'))
+      return response;
     const body = (await response.json()) as Record<string, unknown>;
     if (typeof body['expires_at'] === 'number') body['expires_at'] -= TWO_HOURS_MS / 1000;
     const headers = new Headers(response.headers);

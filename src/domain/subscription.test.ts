@@ -4,6 +4,7 @@ import {
   getMembershipLabel,
   NO_SUBSCRIPTION,
   resolveEntitlement,
+  toCachedSubscription,
   type SubscriptionRecord,
 } from './subscription.ts';
 
@@ -28,6 +29,7 @@ describe('deriveEntitlement', () => {
       planId: 'connector',
       stripeCustomerId: 'cus_1',
       stripeSubscriptionId: 'sub_1',
+      hasPaymentCustomer: true,
       isFreeUser: false,
       isPremium: true,
     });
@@ -109,6 +111,24 @@ describe('resolveEntitlement', () => {
         now,
       }),
     ).toMatchObject({ status: 'expired', isSubscribed: false });
+  });
+
+  it('a plan cached from an entitlement paints the same plan, with no provider id kept', () => {
+    for (const record of [
+      paid,
+      { ...paid, stripe_customer_id: null, plan_id: 'vip' },
+      { ...paid, billing_cycle: 'free' },
+    ]) {
+      const shown = deriveEntitlement(record, now);
+      const cached = toCachedSubscription(shown);
+      expect(JSON.stringify(cached)).not.toContain('cus_1');
+      expect(resolveEntitlement({ signedIn: true, server: null, cached, now })).toMatchObject({
+        tier: shown.tier,
+        isPremium: shown.isPremium,
+        hasPaymentCustomer: shown.hasPaymentCustomer,
+      });
+    }
+    expect(toCachedSubscription(NO_SUBSCRIPTION)).toBeNull();
   });
 
   it('nothing anywhere means the free answer', () => {

@@ -21,6 +21,8 @@ export interface Entitlement {
   planId: string | null;
   stripeCustomerId: string | null;
   stripeSubscriptionId: string | null;
+  /** A payment-provider customer exists: only then is there a billing portal to open. */
+  hasPaymentCustomer: boolean;
   isFreeUser: boolean;
   /** A paid plan that counts now: what premium features and the agent tiers look at. */
   isPremium: boolean;
@@ -39,6 +41,7 @@ export const NO_SUBSCRIPTION: Entitlement = {
   planId: null,
   stripeCustomerId: null,
   stripeSubscriptionId: null,
+  hasPaymentCustomer: false,
   isFreeUser: true,
   isPremium: false,
 };
@@ -83,6 +86,7 @@ export function deriveEntitlement(
     planId: record.plan_id,
     stripeCustomerId: record.stripe_customer_id,
     stripeSubscriptionId: record.stripe_subscription_id,
+    hasPaymentCustomer: record.stripe_customer_id !== null,
     isFreeUser: free,
     isPremium: isSubscribed && !free,
   };
@@ -128,6 +132,22 @@ export interface CachedSubscription {
   expiryDate: string | null;
   stripeCustomerId?: string | null;
   stripeSubscriptionId?: string | null;
+  /** Whether a payment-provider customer existed (the replica never holds the id itself). */
+  hasPaymentCustomer?: boolean;
+}
+
+/**
+ * What is kept on the device of a member's plan (spec §4: "one key holds the cached subscription"), to paint
+ * the last known plan while the replica opens. No provider ids: only whether a customer exists.
+ */
+export function toCachedSubscription(entitlement: Entitlement): CachedSubscription | null {
+  if (entitlement.planId === null || entitlement.billingCycle === null) return null;
+  return {
+    planId: entitlement.planId,
+    billingCycle: entitlement.billingCycle,
+    expiryDate: entitlement.expiryDate,
+    hasPaymentCustomer: entitlement.hasPaymentCustomer,
+  };
 }
 
 /**
@@ -152,7 +172,7 @@ export function resolveEntitlement(input: {
       billing_cycle: cached.billingCycle,
       status: expired ? 'expired' : 'active',
       current_period_end: cached.expiryDate,
-      stripe_customer_id: cached.stripeCustomerId ?? null,
+      stripe_customer_id: cached.stripeCustomerId ?? (cached.hasPaymentCustomer ? 'on-server' : null),
       stripe_subscription_id: cached.stripeSubscriptionId ?? null,
     },
     now,

@@ -4,28 +4,22 @@
 import { test, type APIRequestContext, type Browser, type Page } from './support/test.ts';
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import {
+  countServerLikes,
+  createAccount,
   getMemberId,
   getServiceAuth,
+  seedLikes,
   serviceHeaders,
   setProfile,
   type ServiceAuth,
 } from './support/service-role.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
+import { countLocalInteractions, exposeReplica } from './support/local-replica.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
 function headers(auth: ServiceAuth, prefer?: string) {
   return { ...serviceHeaders(auth), ...(prefer ? { prefer } : {}) };
-}
-
-/** An account nobody signs in to (no password), made through the auth admin API; returns its member id. */
-async function createAccount(request: APIRequestContext, auth: ServiceAuth, tag: string): Promise<string> {
-  const res = await request.post('/auth/v1/admin/users', {
-    headers: headers(auth),
-    data: { email: makeEmail(tag), email_confirm: true },
-  });
-  expect(res.ok(), await res.text()).toBe(true);
-  return ((await res.json()) as { id: string }).id;
 }
 
 async function setPreferences(
@@ -41,25 +35,6 @@ async function setPreferences(
   expect(res.ok(), await res.text()).toBe(true);
 }
 
-/** Likes from `from` to each of `targets`, written as the service role (the SQL like limit still applies). */
-async function seedLikes(request: APIRequestContext, auth: ServiceAuth, from: string, targets: string[]) {
-  const res = await request.post('/rest/v1/user_interactions', {
-    headers: headers(auth, 'return=minimal'),
-    data: targets.map((t) => ({ user_id: from, target_id: t, interaction_type: 'like' })),
-  });
-  expect(res.ok(), await res.text()).toBe(true);
-}
-
-async function countServerLikes(request: APIRequestContext, auth: ServiceAuth, from: string) {
-  const r = await request.get(
-    `/rest/v1/user_interactions?select=id&user_id=eq.${from}&interaction_type=eq.like`,
-    {
-      headers: headers(auth),
-    },
-  );
-  return ((await r.json()) as unknown[]).length;
-}
-
 /**
  * A member's page whose replica is readable by the test (window.heartsyncReplica). Service workers are blocked
  * so page.route sees the app's own requests.
@@ -68,20 +43,8 @@ async function newMemberPage(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ baseURL, serviceWorkers: 'block' });
   const page = await context.newPage();
   await acceptNecessaryCookies(page);
-  await page.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
+  await exposeReplica(page);
   return page;
-}
-
-/** Rows of the member's local replica (what this device holds, queued writes included). */
-async function countLocalInteractions(page: Page, userId: string): Promise<number> {
-  return page.evaluate(async (id) => {
-    const db = (
-      window as unknown as {
-        heartsyncReplica: { get: (sql: string, p: unknown[]) => Promise<{ n: number }> };
-      }
-    ).heartsyncReplica;
-    return (await db.get('select count(*) as n from user_interactions where user_id = ?', [id])).n;
-  }, userId);
 }
 
 const card = (page: Page) => page.getByTestId('discovery-card');

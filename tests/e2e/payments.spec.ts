@@ -50,7 +50,13 @@ for (const viewport of [
     });
     await page.goto('/manage-subscription');
     await expect(page.getByTestId('current-plan')).toHaveText('Your plan: Connector', { timeout: 30_000 });
-    await expect(page.getByRole('button', { name: 'Open billing portal' })).toBeVisible();
+    // What the plan unlocks, the second agent slot included; a demo payment leaves no card and no portal.
+    const includes = page.getByRole('list', { name: 'Your plan includes' });
+    await expect(includes).toContainText('Unlimited likes and matches');
+    await expect(includes).toContainText('2 AI agents with advanced autonomy');
+    await expect(page.getByTestId('plan-without-billing')).toContainText('This plan needs no payment details');
+    await expect(page.getByRole('button', { name: 'Open billing portal' })).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
     if (viewport.width >= 768) {
       const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
       await expect(sidebar.getByText('Premium Member')).toBeVisible();

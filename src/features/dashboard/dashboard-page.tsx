@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
 import { useQuery } from '../../data/replica.tsx';
 import type { Entitlement } from '../../domain/subscription.ts';
-import { useEntitlement } from '../../session/use-entitlement.ts';
+import { useShownEntitlement } from '../../session/use-entitlement.ts';
 import { useUnreadMessageCount } from '../messages/messages-data.ts';
 import { useUnreadNotificationCount } from '../notifications/notifications-data.ts';
 import { getProfileCompleteness, type CompletenessInput } from './profile-completeness.ts';
@@ -52,7 +52,7 @@ export default function DashboardPage() {
      from profiles where id = ?1`,
     [me],
   );
-  const { entitlement } = useEntitlement();
+  const entitlement = useShownEntitlement();
   const unreadMessages = useUnreadMessageCount(me);
   const unreadNotifications = useUnreadNotificationCount(me);
   const completeness = profile[0] && getProfileCompleteness(profile[0]);

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type APIRequestContext } from '@playwright/test';
 import { createKeys } from '../../../server/auth/keys.ts';
+import { makeEmail } from './accounts.ts';
 
 export interface ServiceAuth {
   anonKey: string;
@@ -77,4 +78,40 @@ export async function setProfile(
     data: fields,
   });
   expect(res.ok(), await res.text()).toBe(true);
+}
+
+/** An account nobody signs in to (no password), made through the auth admin API; returns its member id. */
+export async function createAccount(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  tag: string,
+): Promise<string> {
+  const res = await request.post('/auth/v1/admin/users', {
+    headers: serviceHeaders(auth),
+    data: { email: makeEmail(tag), email_confirm: true },
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** Likes from `from` to each of `targets`, written as the service role (the SQL like limit still applies). */
+export async function seedLikes(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  from: string,
+  targets: string[],
+) {
+  const res = await request.post('/rest/v1/user_interactions', {
+    headers: { ...serviceHeaders(auth), prefer: 'return=minimal' },
+    data: targets.map((t) => ({ user_id: from, target_id: t, interaction_type: 'like' })),
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+}
+
+export async function countServerLikes(request: APIRequestContext, auth: ServiceAuth, from: string) {
+  const r = await request.get(
+    `/rest/v1/user_interactions?select=id&user_id=eq.${from}&interaction_type=eq.like`,
+    { headers: serviceHeaders(auth) },
+  );
+  return ((await r.json()) as unknown[]).length;
 }
