@@ -2,6 +2,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { getAppConfig } from './app-config.ts';
 import { withDeviceClockSessions } from './device-clock.ts';
+import { withOfflineLocalSignOut } from './offline-sign-out.ts';
 
 const REMEMBER_KEY = 'heartsync.rememberMe';
 
@@ -59,8 +60,11 @@ export function getSupabase(): Promise<SupabaseClient> {
             detectSessionInUrl: true,
             flowType: 'implicit',
           },
-          // Session expiry judged on this device's clock (a phone set ahead would otherwise refresh forever).
-          global: { fetch: withDeviceClockSessions((input, init) => fetch(input, init)) },
+          // Session expiry judged on this device's clock (a phone set ahead would otherwise refresh forever),
+          // and signing out on this device works offline.
+          global: {
+            fetch: withOfflineLocalSignOut(withDeviceClockSessions((input, init) => fetch(input, init))),
+          },
         }),
     );
     client.catch(() => {

@@ -284,6 +284,28 @@ test('signing out clears the replica, so the next member on the device sees only
   expect(await page.evaluate(() => localStorage.getItem('heartsync.replicaOwner'))).toBe(second);
 });
 
+test('with no network, Sign Out still signs out on this device and clears the replica', async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await acceptNecessaryCookies(page);
+  await page.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
+  await signUpWithReplica(page, request, 'offline-out');
+  await context.route(/\/auth\/v1\//, (route) => route.abort('internetdisconnected'));
+  await context.setOffline(true);
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page.getByText('You have been successfully signed out.')).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  const sessionKeys = () =>
+    page.evaluate(() => Object.keys(localStorage).filter((k) => /^sb-.+-auth-token$/.test(k)));
+  await expect.poll(sessionKeys).toEqual([]);
+  await expect
+    .poll(() => page.evaluate(() => localStorage.getItem('heartsync.replicaOwner')), { timeout: 20_000 })
+    .toBeNull();
+});
+
 test('offline, the installed app opens on the match list and a match photo seen before still shows', async ({
   browser,
   request,
