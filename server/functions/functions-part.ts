@@ -102,6 +102,10 @@ export function createFunctionsPart(options: FunctionsOptions = {}) {
           : {}),
         ...(ctx.config.STRIPE_API_URL ? { STRIPE_API_URL: ctx.config.STRIPE_API_URL } : {}),
         ...(ctx.config.PLANS_JSON ? { PLANS_JSON: ctx.config.PLANS_JSON } : {}),
+        // The language model behind Lovy (issue 16): without it the built-in coach answers.
+        ...(ctx.config.OPENAI_BASE_URL ? { OPENAI_BASE_URL: ctx.config.OPENAI_BASE_URL } : {}),
+        ...(ctx.config.OPENAI_API_KEY ? { OPENAI_API_KEY: ctx.config.OPENAI_API_KEY } : {}),
+        OPENAI_MODEL: ctx.config.OPENAI_MODEL,
         PUBLIC_URL: ctx.config.publicUrl,
         // The demo checkout: a demo instance without Stripe, never in production.
         ...(ctx.config.demoPayments ? { DEMO_PAYMENTS: '1' } : {}),

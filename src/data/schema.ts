@@ -120,7 +120,17 @@ const ai_agents = new Table({
 });
 
 const lovy_messages = new Table(
-  { user_id: text, agent_id: text, role: text, content: text, created_at: text },
+  {
+    user_id: text,
+    agent_id: text,
+    role: text,
+    content: text,
+    /** On an answer: the question it answers. */
+    reply_to: text,
+    /** On an answer: who wrote it (model, coach or notice), for its label. */
+    source: text,
+    created_at: text,
+  },
   { indexes: { by_created: ['created_at'] } },
 );
 

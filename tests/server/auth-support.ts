@@ -143,3 +143,18 @@ export function makeBrowser(t: { url: string; anonKey: string }) {
     follow: (link: string) => followLink(link, cookie || undefined),
   };
 }
+
+/** A member signed in through supabase-js, as functions see members (findCaller checks the session). */
+export async function createSignedInMember(
+  t: TestServer,
+  tag = 'member',
+): Promise<{ id: string; email: string; token: string }> {
+  const email = makeEmail(tag);
+  await signUpConfirmed(t, email, 'Correct-Horse-Battery-9');
+  const { data, error } = await createAuthClient(t).auth.signInWithPassword({
+    email,
+    password: 'Correct-Horse-Battery-9',
+  });
+  if (error || !data.session) throw error ?? new Error('no session');
+  return { id: data.user.id, email, token: data.session.access_token };
+}

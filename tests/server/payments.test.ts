@@ -9,24 +9,10 @@ import { parseConfig } from '../../server/config.ts';
 import { startStripePeer, type StripePeer } from '../support/stripe-peer.ts';
 import { getDatabaseKinds } from '../support/test-databases.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { createAuthClient, makeEmail, signUpConfirmed } from './auth-support.ts';
+import { createAuthClient, createSignedInMember, makeEmail, signUpConfirmed } from './auth-support.ts';
 
-interface Member {
-  id: string;
-  token: string;
-}
-
-/** A member signed in through supabase-js, as functions see members (findCaller checks the session). */
-async function createMember(t: TestServer): Promise<Member> {
-  const email = makeEmail('pay');
-  await signUpConfirmed(t, email, 'Correct-Horse-Battery-9');
-  const { data, error } = await createAuthClient(t).auth.signInWithPassword({
-    email,
-    password: 'Correct-Horse-Battery-9',
-  });
-  if (error || !data.session) throw error ?? new Error('no session');
-  return { id: data.user.id, token: data.session.access_token };
-}
+type Member = Awaited<ReturnType<typeof createSignedInMember>>;
+const createMember = (t: TestServer) => createSignedInMember(t, 'pay');
 
 const SECRET_KEY = 'sk_test_heartsync_local_peer';
 const WEBHOOK_SECRET = 'whsec_heartsync_test_secret';

@@ -26,6 +26,14 @@ export function createAnonClient(): SupabaseClient {
   return createClient(getEnv('SUPABASE_URL'), getEnv('SUPABASE_ANON_KEY'), clientOptions);
 }
 
+/** Acts as the caller: row-level security decides what it reads and writes, as for the member's own app. */
+export function createCallerClient(accessToken: string): SupabaseClient {
+  return createClient(getEnv('SUPABASE_URL'), getEnv('SUPABASE_ANON_KEY'), {
+    ...clientOptions,
+    global: { headers: { authorization: `Bearer ${accessToken}` } },
+  });
+}
+
 /** The signed-in member behind the request's access token, or undefined (no token, API key, expired, ended). */
 export async function findCaller(req: Request): Promise<User | undefined> {
   const token = findBearerToken(req);

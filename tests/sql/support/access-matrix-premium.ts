@@ -118,6 +118,21 @@ export const premiumMatrix: PremiumMatrixEntry[] = [
     note: 'Own history only; never edited; assistant rows come from the service role.',
   },
   {
+    table: 'ai_usage',
+    seed: async (tx, world) => ({
+      column: 'id',
+      value: await insertReturningId(
+        tx,
+        `insert into public.ai_usage (user_id, provider, outcome) values ($1, 'coach', 'answered') returning id`,
+        [world.ids.owner],
+      ),
+    }),
+    insert: (world) => ({ user_id: world.ids.owner, provider: 'coach' }),
+    update: { column: 'outcome', value: () => 'failed' },
+    allowed: { select: OWNER, insert: NOBODY, update: NOBODY, delete: NOBODY },
+    note: 'What answering Lovy questions cost, without text (0121): the member reads their own; the service role writes.',
+  },
+  {
     table: 'video_calls',
     seed: async (tx, world) => {
       await grantMatrixPremium(tx, [world.ids.owner, world.ids.match]);

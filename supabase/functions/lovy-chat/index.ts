@@ -1,0 +1,341 @@
+// Lovy's answer to one question (issue 16). The member's question is already a row of their Lovy history
+// (written through the replica, so it can be asked offline); this function answers it once: it claims the
+// question in SQL (the member's own, not answered, within the rate and the plan's daily answers), builds the
+// prompt from the member's agent and what the model may see (_shared/lovy-prompt.ts), asks any
+// OpenAI-compatible model (or, with none configured, the built-in coach), streams the reply as server-sent
+// events and stores it as the service role. Errors reach the chat as an assistant message in the spec's words.
+//
+// Body: {question_id, conversation_id?}. Answers `text/event-stream`: `delta` events ({text}) while the
+// reply is written, then one `done` event with the stored row ({id, content, source}). A question already
+// answered gets its answer as JSON ({answer}); a refusal is JSON ({error, code}) with a 4xx.
+import OpenAI from 'openai';
+import { answerAsCoach } from '../_shared/coach.ts';
+import { findEnv } from '../_shared/env.ts';
+import { corsHeaders, findBearerToken, findJsonObject, json, preflight } from '../_shared/http.ts';
+import {
+  buildLovyMessages,
+  CONVERSATION_LINES_FOR_MODEL,
+  LOVY_MAX_TOKENS,
+  LOVY_TEMPERATURE,
+  type LovyAgent,
+  type LovyConversation,
+  type LovyMember,
+} from '../_shared/lovy-prompt.ts';
+import { findLovyError, LOVY_FAILED_REPLY, type LovyErrorType } from '../_shared/lovy-errors.ts';
+import { serveWhenDeno } from '../_shared/serve.ts';
+import { createCallerClient, createServiceClient, findCaller } from '../_shared/supabase.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Source = 'model' | 'coach' | 'notice';
+
+interface Stored {
+  id: string;
+  content: string;
+  source: Source;
+}
+
+const asStringList = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+
+function isModelConfigured(): boolean {
+  return Boolean(findEnv('OPENAI_BASE_URL') || findEnv('OPENAI_API_KEY'));
+}
+
+function sse(event: string, data: unknown): Uint8Array {
+  return new TextEncoder().encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+/** Splits a finished text into small pieces, so the coach streams like a model. */
+function pieces(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [text];
+}
+
+export async function handler(req: Request): Promise<Response> {
+  if (req.method === 'OPTIONS') return preflight();
+  if (req.method !== 'POST') return json({ error: 'Method not allowed' }, 405);
+  const caller = await findCaller(req);
+  const token = findBearerToken(req);
+  if (!caller || !token)
+    return json({ error: 'You must be logged in to chat with Lovy.', code: 'NOT_SIGNED_IN' }, 401);
+  const body = await findJsonObject(req);
+  const questionId = body?.['question_id'];
+  const conversationId = body?.['conversation_id'];
+  if (typeof questionId !== 'string' || !UUID.test(questionId))
+    return json({ error: 'question_id must be the id of your question.', code: 'BAD_REQUEST' }, 400);
+  if (
+    conversationId !== undefined &&
+    conversationId !== null &&
+    (typeof conversationId !== 'string' || !UUID.test(conversationId))
+  )
+    return json({ error: 'conversation_id must be the id of a conversation.', code: 'BAD_REQUEST' }, 400);
+
+  // Everything about the member is read as the member: row-level security decides, as in their app.
+  const member = createCallerClient(token);
+  const service = createServiceClient();
+  const { data: question } = await member
+    .from('lovy_messages')
+    .select('id, content, role')
+    .eq('id', questionId)
+    .eq('role', 'user')
+    .maybeSingle();
+  if (!question) return json({ error: 'That question was not found.', code: 'NOT_FOUND' }, 404);
+  const existing = await findAnswer(member, questionId);
+  if (existing) return json({ answer: existing });
+
+  const { data: agents } = await member
+    .from('ai_agents')
+    .select('id, name, description, communication_style, humor_style, system_prompt')
+    .order('is_active', { ascending: false })
+    .order('created_at', { ascending: true })
+    .limit(1);
+  const agent = agents?.[0] as (LovyAgent & { id: string }) | undefined;
+  if (!agent) return json({ error: 'No AI agent available', code: 'NO_AGENT' }, 404);
+
+  const { data: profile } = await member
+    .from('profiles')
+    .select('name, bio, interests, photos, career, relationship_goals')
+    .eq('id', caller.id)
+    .maybeSingle();
+  const me: LovyMember = {
+    name: (profile?.['name'] as string | null) ?? null,
+    bio: (profile?.['bio'] as string | null) ?? null,
+    interests: asStringList(profile?.['interests']),
+    photoCount: asStringList(profile?.['photos']).length,
+    career: (profile?.['career'] as string | null) ?? null,
+    relationshipGoals: (profile?.['relationship_goals'] as string | null) ?? null,
+  };
+  let conversation: LovyConversation | undefined;
+  if (typeof conversationId === 'string') {
+    conversation = await findConversation(member, caller.id, conversationId);
+    if (!conversation) return json({ error: 'That conversation was not found.', code: 'NOT_FOUND' }, 404);
+  }
+
+  const useModel = isModelConfigured();
+  const model = findEnv('OPENAI_MODEL') || 'gpt-4o-mini';
+  const { data: usageId, error: claimError } = await service.rpc('claim_lovy_answer', {
+    question: questionId,
+    member: caller.id,
+    use_provider: useModel ? 'model' : 'coach',
+    use_model: useModel ? model : null,
+  });
+  if (claimError) {
+    if (claimError.code === '23505') {
+      const answer = await findAnswer(member, questionId);
+      if (answer) return json({ answer });
+    }
+    if (claimError.code === '55P03')
+      return json({ error: 'Lovy is already answering this question.', code: 'IN_PROGRESS' }, 409);
+    if (claimError.message === 'lovy_rate_limited')
+      return json({ error: findLovyError('RATE_LIMIT'), code: 'RATE_LIMIT' }, 429);
+    if (claimError.message === 'lovy_daily_limit')
+      return json(
+        {
+          error: "You've used today's answers from Lovy. Upgrade to Premium for many more.",
+          code: 'DAILY_LIMIT',
+        },
+        429,
+      );
+    if (claimError.code === 'P0002')
+      return json({ error: 'That question was not found.', code: 'NOT_FOUND' }, 404);
+    throw new Error(`claim_lovy_answer failed: ${claimError.message}`);
+  }
+
+  const startedAt = Date.now();
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let firstTokenMs: number | undefined;
+      const send = (text: string) => {
+        firstTokenMs ??= Date.now() - startedAt;
+        controller.enqueue(sse('delta', { text }));
+      };
+      let content = '';
+      let source: Source = useModel ? 'model' : 'coach';
+      let errorType: LovyErrorType | undefined;
+      let tokens: { prompt?: number; completion?: number } = {};
+      try {
+        if (useModel) {
+          tokens = await streamFromModel(
+            buildLovyMessages({ agent, member: me, question: question.content as string, conversation }),
+            model,
+            (text) => {
+              content += text;
+              send(text);
+            },
+          );
+          if (content.trim() === '') {
+            errorType = 'EMPTY';
+            source = 'notice';
+            content = LOVY_FAILED_REPLY;
+          }
+        } else {
+          content = answerAsCoach({ question: question.content as string, member: me, conversation });
+          for (const piece of pieces(content)) send(piece);
+        }
+      } catch (e) {
+        errorType = findErrorType(e);
+        source = 'notice';
+        content = findLovyError(errorType);
+      }
+      // The member keeps whatever happened: the answer, or the reason there is none, in their history.
+      const stored = await storeAnswer(service, {
+        userId: caller.id,
+        agentId: agent.id,
+        questionId,
+        content,
+        source,
+      });
+      await service
+        .from('ai_usage')
+        .update({
+          outcome: errorType ? 'failed' : 'answered',
+          error_type: errorType ?? null,
+          prompt_tokens: tokens.prompt ?? null,
+          completion_tokens: tokens.completion ?? null,
+          first_token_ms: firstTokenMs ?? null,
+          total_ms: Date.now() - startedAt,
+          finished_at: new Date().toISOString(),
+        })
+        .eq('id', usageId as string);
+      controller.enqueue(sse('done', stored ?? { id: null, content, source }));
+      controller.close();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      ...corsHeaders,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+    },
+  });
+}
+
+async function findAnswer(
+  client: ReturnType<typeof createCallerClient>,
+  questionId: string,
+): Promise<Stored | undefined> {
+  const { data } = await client
+    .from('lovy_messages')
+    .select('id, content, source')
+    .eq('reply_to', questionId)
+    .maybeSingle();
+  return (data as Stored | null) ?? undefined;
+}
+
+async function findConversation(
+  client: ReturnType<typeof createCallerClient>,
+  me: string,
+  conversationId: string,
+): Promise<LovyConversation | undefined> {
+  const { data: conversation } = await client
+    .from('conversations')
+    .select('participant1_id, participant2_id')
+    .eq('id', conversationId)
+    .maybeSingle();
+  if (!conversation) return undefined;
+  const other =
+    conversation['participant1_id'] === me
+      ? conversation['participant2_id']
+      : conversation['participant1_id'];
+  const [{ data: otherProfile }, { data: lines }] = await Promise.all([
+    client.from('public_profiles').select('name, interests').eq('id', other).maybeSingle(),
+    client
+      .from('messages')
+      .select('sender_id, content')
+      .eq('conversation_id', conversationId)
+      .eq('type', 'text')
+      .order('created_at', { ascending: false })
+      .limit(CONVERSATION_LINES_FOR_MODEL),
+  ]);
+  return {
+    otherName: (otherProfile?.['name'] as string | null) ?? null,
+    otherInterests: asStringList(otherProfile?.['interests']),
+    lastMessages: (lines ?? [])
+      .map((m) => ({ fromMe: m['sender_id'] === me, text: String(m['content'] ?? '') }))
+      .reverse(),
+  };
+}
+
+/** Streams the model's reply through `onText`; returns the token counts when the server reports them. */
+async function streamFromModel(
+  messages: ReturnType<typeof buildLovyMessages>,
+  model: string,
+  onText: (text: string) => void,
+): Promise<{ prompt?: number; completion?: number }> {
+  const client = new OpenAI({
+    // Local servers (Ollama, llama.cpp) need no key; the package insists on one.
+    apiKey: findEnv('OPENAI_API_KEY') || 'no-key',
+    ...(findEnv('OPENAI_BASE_URL') ? { baseURL: findEnv('OPENAI_BASE_URL') } : {}),
+    maxRetries: 0,
+    timeout: 30_000,
+  });
+  const completion = await client.chat.completions.create({
+    model,
+    messages,
+    temperature: LOVY_TEMPERATURE,
+    max_tokens: LOVY_MAX_TOKENS,
+    stream: true,
+  });
+  const tokens: { prompt?: number; completion?: number } = {};
+  for await (const chunk of completion) {
+    const text = chunk.choices[0]?.delta?.content;
+    if (text) onText(text);
+    if (chunk.usage) {
+      tokens.prompt = chunk.usage.prompt_tokens;
+      tokens.completion = chunk.usage.completion_tokens;
+    }
+  }
+  return tokens;
+}
+
+/** The spec's error types, from what the openai package threw. */
+function findErrorType(e: unknown): LovyErrorType {
+  if (e instanceof OpenAI.APIConnectionError) return 'NETWORK_ERROR';
+  if (e instanceof OpenAI.AuthenticationError || e instanceof OpenAI.PermissionDeniedError)
+    return 'API_KEY_MISSING';
+  if (e instanceof OpenAI.RateLimitError) return 'RATE_LIMIT';
+  if (e instanceof OpenAI.APIError) return e.status === undefined ? 'NETWORK_ERROR' : 'API_ERROR';
+  // A stream cut off mid-way surfaces as a plain error from the body reader.
+  if (
+    e instanceof Error &&
+    /terminated|aborted|socket|ECONNRESET|network/i.test(`${e.message} ${String(e.cause ?? '')}`)
+  )
+    return 'NETWORK_ERROR';
+  return 'OTHER';
+}
+
+async function storeAnswer(
+  service: ReturnType<typeof createServiceClient>,
+  row: { userId: string; agentId: string; questionId: string; content: string; source: Source },
+): Promise<Stored | undefined> {
+  const { data, error } = await service
+    .from('lovy_messages')
+    .insert({
+      user_id: row.userId,
+      agent_id: row.agentId,
+      role: 'assistant',
+      content: row.content,
+      reply_to: row.questionId,
+      source: row.source,
+    })
+    .select('id, content, source')
+    .single();
+  if (error) {
+    // Another call answered first (the claim makes this rare): theirs is the answer.
+    if (error.code === '23505') {
+      const { data: other } = await service
+        .from('lovy_messages')
+        .select('id, content, source')
+        .eq('reply_to', row.questionId)
+        .maybeSingle();
+      return (other as Stored | null) ?? undefined;
+    }
+    console.error('[lovy-chat] the answer could not be stored', error.message);
+    return undefined;
+  }
+  return data as Stored;
+}
+
+export default handler;
+serveWhenDeno(handler);
