@@ -54,7 +54,9 @@ for (const viewport of [
     const includes = page.getByRole('list', { name: 'Your plan includes' });
     await expect(includes).toContainText('Unlimited likes and matches');
     await expect(includes).toContainText('2 AI agents with advanced autonomy');
-    await expect(page.getByTestId('plan-without-billing')).toContainText('This plan needs no payment details');
+    await expect(page.getByTestId('plan-without-billing')).toContainText(
+      'This plan needs no payment details',
+    );
     await expect(page.getByRole('button', { name: 'Open billing portal' })).toHaveCount(0);
     await expectNoSeriousA11yViolations(page);
     if (viewport.width >= 768) {

@@ -9,7 +9,7 @@ import { parseConfig } from '../../server/config.ts';
 import { startStripePeer, type StripePeer } from '../support/stripe-peer.ts';
 import { getDatabaseKinds } from '../support/test-databases.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { createAuthClient, createSignedInMember, makeEmail, signUpConfirmed } from './auth-support.ts';
+import { createSignedInMember } from './auth-support.ts';
 
 type Member = Awaited<ReturnType<typeof createSignedInMember>>;
 const createMember = (t: TestServer) => createSignedInMember(t, 'pay');
