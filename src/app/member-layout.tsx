@@ -6,6 +6,7 @@ import { Link, Outlet } from 'react-router-dom';
 import { DeletionBanner, PauseBanner } from '../features/accounts/account-banners.tsx';
 import { MemberNav, SidebarAccount, useSidebarSignOut } from './member-sidebar.tsx';
 import { ThemeMenu } from '../ui/theme-menu.tsx';
+import { LovyLauncher } from '../features/lovy/lovy-launcher.tsx';
 import { PageLoading } from '../ui/loading-screen.tsx';
 import { preloadableLazy } from './preloadable-lazy.ts';
 
@@ -17,6 +18,9 @@ const replicaProvider = preloadableLazy(() =>
 const matchPopupHost = preloadableLazy(() => import('./match-popup-host.tsx'));
 // Delivery receipts, message notifications and sidebar unread counts; needs the replica, so loaded with it.
 const memberBackground = preloadableLazy(() => import('../features/messages/member-background.tsx'));
+// Lovy's panel reads its history from the replica; its code loads with it, not on the landing.
+const lovyPanel = preloadableLazy(() => import('../features/lovy/lovy-panel.tsx'));
+const LovyPanel = lovyPanel.Component;
 const ReplicaProvider = replicaProvider.Component;
 const MatchPopupHost = matchPopupHost.Component;
 const MemberBackground = memberBackground.Component;
@@ -93,7 +97,7 @@ export function MemberLayout() {
         <SidebarAccount expanded={expanded} />
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="flex items-center justify-between gap-2 border-b border-border px-4 py-2">
+        <header className="flex items-center justify-between gap-1 border-b border-border px-2 py-2 md:gap-2 md:px-4">
           <nav aria-label="Member mobile" className="md:hidden">
             <details>
               <summary className="btn-ghost cursor-pointer">Menu</summary>
@@ -105,11 +109,16 @@ export function MemberLayout() {
           <Link to="/" className="text-lg font-bold text-primary md:hidden">
             HeartSync
           </Link>
-          <div className="flex items-center gap-1">
+          <div className="flex items-center gap-0.5 md:gap-1">
+            <LovyLauncher />
             <span className="md:hidden">
               <ThemeMenu />
             </span>
-            <button type="button" className="btn-ghost md:hidden" onClick={() => void signOut()}>
+            <button
+              type="button"
+              className="btn-ghost px-2 whitespace-nowrap md:hidden"
+              onClick={() => void signOut()}
+            >
               Sign Out
             </button>
           </div>
@@ -124,6 +133,7 @@ export function MemberLayout() {
             <ReplicaProvider>
               <MemberBackground />
               <Outlet />
+              <LovyPanel />
             </ReplicaProvider>
           </Suspense>
         </div>

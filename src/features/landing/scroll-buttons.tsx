@@ -2,6 +2,7 @@
 import { ArrowUp, Heart, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { OPEN_LOVY_KEY } from '../../domain/lovy.ts';
 
 export const FAB_THRESHOLD_PX = 500;
 export const BACK_TO_TOP_THRESHOLD_PX = 300;
@@ -64,7 +65,15 @@ export function ScrollButtons() {
                 <button
                   type="button"
                   className="btn-secondary shadow-lg"
-                  onClick={() => navigate('/ai-features')}
+                  onClick={() => {
+                    // Lovy opens once the visitor is signed in (the member area reads this request).
+                    try {
+                      localStorage.setItem(OPEN_LOVY_KEY, String(Date.now()));
+                    } catch {
+                      /* storage unavailable: the member opens Lovy from the header */
+                    }
+                    navigate('/dashboard');
+                  }}
                 >
                   Try AI Chat
                 </button>
