@@ -46,6 +46,17 @@ function sse(event: string, data: unknown): Uint8Array {
   return new TextEncoder().encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
+/** The member a token names (`sub`), read without checking it: findCaller checks it. */
+function findTokenSubject(token: string): string | undefined {
+  try {
+    const part = token.split('.')[1] ?? '';
+    const payload = JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: unknown };
+    return typeof payload.sub === 'string' && UUID.test(payload.sub) ? payload.sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Splits a finished text into small pieces, so the coach streams like a model. */
 function pieces(text: string): string[] {
   return text.match(/\S+\s*|\s+/g) ?? [text];
@@ -54,10 +65,8 @@ function pieces(text: string): string[] {
 export async function handler(req: Request): Promise<Response> {
   if (req.method === 'OPTIONS') return preflight();
   if (req.method !== 'POST') return json({ error: 'Method not allowed' }, 405);
-  const caller = await findCaller(req);
   const token = findBearerToken(req);
-  if (!caller || !token)
-    return json({ error: 'You must be logged in to chat with Lovy.', code: 'NOT_SIGNED_IN' }, 401);
+  if (!token) return json({ error: 'You must be logged in to chat with Lovy.', code: 'NOT_SIGNED_IN' }, 401);
   const body = await findJsonObject(req);
   const questionId = body?.['question_id'];
   const conversationId = body?.['conversation_id'];
@@ -70,33 +79,45 @@ export async function handler(req: Request): Promise<Response> {
   )
     return json({ error: 'conversation_id must be the id of a conversation.', code: 'BAD_REQUEST' }, 400);
 
-  // Everything about the member is read as the member: row-level security decides, as in their app.
+  // Everything about the member is read as the member: row-level security decides, as in their app. The
+  // reads run side by side with the session check (the time to the first word counts); their answers are
+  // used only once the check has confirmed the token names this member.
   const member = createCallerClient(token);
   const service = createServiceClient();
-  const { data: question } = await member
-    .from('lovy_messages')
-    .select('id, content, role')
-    .eq('id', questionId)
-    .eq('role', 'user')
-    .maybeSingle();
+  const claimedId = findTokenSubject(token);
+  if (!claimedId)
+    return json({ error: 'You must be logged in to chat with Lovy.', code: 'NOT_SIGNED_IN' }, 401);
+  const [caller, { data: question }, existing, { data: agents }, { data: profile }, conversation] =
+    await Promise.all([
+      findCaller(req),
+      member
+        .from('lovy_messages')
+        .select('id, content, role')
+        .eq('id', questionId)
+        .eq('role', 'user')
+        .maybeSingle(),
+      findAnswer(member, questionId),
+      member
+        .from('ai_agents')
+        .select('id, name, description, communication_style, humor_style, system_prompt')
+        .order('is_active', { ascending: false })
+        .order('created_at', { ascending: true })
+        .limit(1),
+      member
+        .from('profiles')
+        .select('name, bio, interests, photos, career, relationship_goals')
+        .eq('id', claimedId)
+        .maybeSingle(),
+      typeof conversationId === 'string' ? findConversation(member, claimedId, conversationId) : undefined,
+    ]);
+  if (!caller || caller.id !== claimedId)
+    return json({ error: 'You must be logged in to chat with Lovy.', code: 'NOT_SIGNED_IN' }, 401);
   if (!question) return json({ error: 'That question was not found.', code: 'NOT_FOUND' }, 404);
-  const existing = await findAnswer(member, questionId);
   if (existing) return json({ answer: existing });
-
-  const { data: agents } = await member
-    .from('ai_agents')
-    .select('id, name, description, communication_style, humor_style, system_prompt')
-    .order('is_active', { ascending: false })
-    .order('created_at', { ascending: true })
-    .limit(1);
   const agent = agents?.[0] as (LovyAgent & { id: string }) | undefined;
   if (!agent) return json({ error: 'No AI agent available', code: 'NO_AGENT' }, 404);
-
-  const { data: profile } = await member
-    .from('profiles')
-    .select('name, bio, interests, photos, career, relationship_goals')
-    .eq('id', caller.id)
-    .maybeSingle();
+  if (typeof conversationId === 'string' && !conversation)
+    return json({ error: 'That conversation was not found.', code: 'NOT_FOUND' }, 404);
   const me: LovyMember = {
     name: (profile?.['name'] as string | null) ?? null,
     bio: (profile?.['bio'] as string | null) ?? null,
@@ -105,11 +126,6 @@ export async function handler(req: Request): Promise<Response> {
     career: (profile?.['career'] as string | null) ?? null,
     relationshipGoals: (profile?.['relationship_goals'] as string | null) ?? null,
   };
-  let conversation: LovyConversation | undefined;
-  if (typeof conversationId === 'string') {
-    conversation = await findConversation(member, caller.id, conversationId);
-    if (!conversation) return json({ error: 'That conversation was not found.', code: 'NOT_FOUND' }, 404);
-  }
 
   const useModel = isModelConfigured();
   const model = findEnv('OPENAI_MODEL') || 'gpt-4o-mini';
