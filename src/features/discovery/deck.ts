@@ -56,6 +56,25 @@ export interface DeckRow {
  * Replaces the local deck with a fresh one from the server (needs the network). `isStale` is asked once the
  * answer is in: when a newer request was made meanwhile, this one writes nothing (it returns -1).
  */
+/**
+ * Members this device blocked or reported since the page loaded. A deck fetched just before (still on its
+ * way) was ranked before the server hid the pair; its answer must not bring them back.
+ */
+const hiddenOnThisDevice = new Set<string>();
+
+/** Leaves `memberId` out of every deck this device writes from now on (the server hides the pair too). */
+export function hideFromDeck(memberId: string): void {
+  hiddenOnThisDevice.add(memberId);
+}
+
+/** The candidates without the members hidden on this device. */
+export function withoutHidden<T extends Record<string, unknown>>(
+  rows: T[],
+  hidden: ReadonlySet<string>,
+): T[] {
+  return hidden.size === 0 ? rows : rows.filter((r) => !hidden.has(String(r['id'])));
+}
+
 export async function refreshDeck(
   db: PowerSyncDatabase,
   filters: DeckFilters,
@@ -74,7 +93,7 @@ export async function refreshDeck(
   });
   if (error) throw error;
   if (isStale()) return -1;
-  const rows = (data ?? []) as Record<string, unknown>[];
+  const rows = withoutHidden((data ?? []) as Record<string, unknown>[], hiddenOnThisDevice);
   const now = new Date().toISOString();
   await db.writeTransaction(async (tx) => {
     await tx.execute('delete from discovery_deck');

@@ -17,7 +17,15 @@ import {
   findSettledDeckInputsKey,
   type DeckInputsRow,
 } from './deck-inputs.ts';
-import { GENDERS, GOALS, findFilterError, refreshDeck, type DeckFilters, type DeckRow } from './deck.ts';
+import {
+  GENDERS,
+  GOALS,
+  findFilterError,
+  hideFromDeck,
+  refreshDeck,
+  type DeckFilters,
+  type DeckRow,
+} from './deck.ts';
 
 const BLOCK_REASON_DISCOVERY = 'User blocked from discovery';
 
@@ -315,6 +323,7 @@ export default function DiscoveryPage() {
   async function block(row: DeckRow) {
     try {
       await blockMember(me, row.id, BLOCK_REASON_DISCOVERY);
+      hideFromDeck(row.id);
       await db.execute('delete from discovery_deck where id = ?', [row.id]);
       toast({ title: 'User blocked', description: 'User has been blocked successfully.' });
     } catch {
@@ -416,6 +425,7 @@ export default function DiscoveryPage() {
           reported={{ id: reporting.id, name: reporting.name ?? 'this member' }}
           onClose={() => setReporting(undefined)}
           onReported={() => {
+            hideFromDeck(reporting.id);
             void db.execute('delete from discovery_deck where id = ?', [reporting.id]);
             setReporting(undefined);
           }}
