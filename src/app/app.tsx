@@ -42,6 +42,7 @@ const MEMBER_PAGES = {
   '/match-list': preloadableLazy(() => import('../features/matches/match-list-page.tsx')),
   '/likes': preloadableLazy(() => import('../features/likes/likes-page.tsx')),
   '/profile': preloadableLazy(() => import('../features/profile/profile-page.tsx')),
+  '/agent-settings': preloadableLazy(() => import('../features/agents/agent-settings-page.tsx')),
 };
 const AccountPage = MEMBER_PAGES['/account'].Component;
 const MessagesPage = MEMBER_PAGES['/messages'].Component;
@@ -51,6 +52,7 @@ const DiscoveryPage = MEMBER_PAGES['/find-matches'].Component;
 const MatchListPage = MEMBER_PAGES['/match-list'].Component;
 const LikesPage = MEMBER_PAGES['/likes'].Component;
 const ProfilePage = MEMBER_PAGES['/profile'].Component;
+const AgentSettingsPage = MEMBER_PAGES['/agent-settings'].Component;
 
 /** Starts loading the member layout's parts and the page at `pathname` (a member route), without waiting. */
 export function preloadMemberRoute(pathname: string): void {
@@ -77,7 +79,7 @@ const CookiesPage = lazy(() => legal().then((m) => ({ default: m.CookiesPage }))
 const NotFoundPage = lazy(() => legal().then((m) => ({ default: m.NotFoundPage })));
 
 /** Routes signed-in members reach through the guard wrapping the page (spec §2). */
-const GUARDED_PLACEHOLDERS = ['/agent-settings', '/dating-resources'];
+const GUARDED_PLACEHOLDERS = ['/dating-resources'];
 
 const PricingPage = lazy(() => import('../features/payments/pricing-page.tsx'));
 const CheckoutPage = lazy(() => import('../features/payments/checkout-page.tsx'));
@@ -179,6 +181,7 @@ export function AppRoutes() {
           <Route path="match-list" element={<MatchListPage />} />
           <Route path="likes" element={<LikesPage />} />
           <Route path="profile" element={<ProfilePage />} />
+          <Route path="agent-settings" element={<AgentSettingsPage />} />
           <Route path="profile-builder" element={<ProfilePage builder />} />
           <Route path="checkout" element={<CheckoutPage />} />
           <Route path="payment-success" element={<PaymentSuccessPage />} />

@@ -21,10 +21,6 @@ export const PLACEHOLDERS: Record<string, PlaceholderInfo> = {
     title: 'Your Profile',
     coming: 'Edit your photos, bio, interests and what you are looking for.',
   },
-  '/agent-settings': {
-    title: 'AI Agents',
-    coming: 'Set up the AI helpers that suggest matches and conversation starters.',
-  },
   '/dating-resources': {
     title: 'Dating Resources',
     coming: 'Guides and articles on dating well and safely.',
