@@ -26,12 +26,17 @@ function makePhotoFile(): string {
   return file;
 }
 
-/** Skips other cards until the named member is on top of the deck (other test members may rank higher). */
 /**
- * Swipes until the member with this id is on the card. By id, not by name: a deck fetched a moment before the
+ * Opens discovery and swipes until the member with this id is on the card (other test members may rank
+ * higher). By id, not by name: a deck fetched a moment before the
  * member's profile was completed shows their old name (seen in CI: the card was skipped as someone else).
  */
 async function findInDeck(page: Page, name: string, memberId: string) {
+  // Opens discovery and waits for the fresh deck: until it arrives the deck stored on the device is on screen,
+  // and a skip aimed at one of its cards could land on the fresh deck's first card (the member looked for).
+  const fresh = page.waitForResponse((r) => r.url().includes('/rpc/get_discovery_candidates') && r.ok());
+  await page.goto('/find-matches');
+  await fresh;
   const heading = page.locator(`[data-testid="discovery-card"][data-member-id="${memberId}"]`);
   // Bounded by the deck, not by a guess: members made by earlier journeys of the run may rank above them.
   for (let i = 0; i < 60; i++) {
@@ -132,7 +137,6 @@ test('two members: profile with a photo, discovery, like and like back, match po
   });
 
   // A finds B in discovery and likes by keyboard.
-  await a.goto('/find-matches');
   await findInDeck(a, 'Bruno', idB);
   await expect(a.getByText('Less than 5 km away')).toBeVisible();
   await expect(a.getByText(/% compatible/)).toBeVisible();
@@ -142,7 +146,6 @@ test('two members: profile with a photo, discovery, like and like back, match po
   await expect(a.getByText('Your like has been sent successfully.')).toBeVisible();
 
   // B sees the like (badge and likes page) and likes back.
-  await b.goto('/find-matches');
   await findInDeck(b, 'Alice', idA);
   await expect(b.getByTestId('likes-badge').first()).toBeVisible({ timeout: 90_000 });
   await b.goto('/likes');
@@ -185,7 +188,6 @@ test('two members: profile with a photo, discovery, like and like back, match po
     looking_for: ['man'],
     ...LONDON,
   });
-  await c.goto('/find-matches');
   await findInDeck(c, 'Bruno', idB);
   await c.getByRole('button', { name: 'Like', exact: true }).click();
   await expect(c.getByText('Like sent!')).toBeVisible();
@@ -230,7 +232,6 @@ test('two members: profile with a photo, discovery, like and like back, match po
     looking_for: ['woman'],
     ...LONDON,
   });
-  await c.goto('/find-matches');
   await findInDeck(c, 'Dave', idD);
   await c.context().setOffline(true);
   await c.keyboard.press('l');
