@@ -15,6 +15,7 @@ import {
 } from './support/service-role.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { countLocalInteractions, exposeReplica } from './support/local-replica.ts';
+import { deckCard, deckSettling, expectNotInDeck, noMorePeople, skipUntilShown } from './support/deck.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
@@ -47,48 +48,9 @@ async function newMemberPage(browser: Browser, baseURL: string): Promise<Page> {
   return page;
 }
 
-const card = (page: Page) => page.getByTestId('discovery-card');
-const noMore = (page: Page) => page.getByText('No more people for now');
-const settling = (page: Page) => page.getByText('Looking for new people...');
-
-/**
- * Skips other cards until the named member is on top. Never asks for a new deck ("Look again"): when the deck
- * is empty it waits for the page to refresh it by itself.
- */
-async function skipUntil(page: Page, name: string) {
-  const heading = card(page).getByRole('heading', { name: new RegExp(`^${name}`) });
-  for (let i = 0; i < 15; i++) {
-    await expect(card(page).or(noMore(page))).toBeVisible({ timeout: 30_000 });
-    await expect(settling(page)).toBeHidden({ timeout: 30_000 });
-    if (await heading.isVisible()) return;
-    if (await noMore(page).isVisible()) {
-      await expect(card(page)).toBeVisible({ timeout: 30_000 });
-      continue;
-    }
-    const skipped = await card(page).getAttribute('data-member-id');
-    await page.getByRole('button', { name: 'Skip', exact: true }).click();
-    await expect(
-      page.locator(`[data-testid="discovery-card"]:not([data-member-id="${skipped}"])`).or(noMore(page)),
-    ).toBeVisible({ timeout: 20_000 });
-  }
-  await expect(heading).toBeVisible();
-}
-
-/** Goes through the whole fresh deck: the named member is never offered. */
-async function expectNotInDeck(page: Page, memberId: string) {
-  for (let i = 0; i < 25; i++) {
-    await expect(card(page).or(noMore(page))).toBeVisible({ timeout: 20_000 });
-    await expect(settling(page)).toBeHidden({ timeout: 30_000 });
-    if (await noMore(page).isVisible()) return;
-    const shown = await card(page).getAttribute('data-member-id');
-    expect(shown).not.toBe(memberId);
-    await page.getByRole('button', { name: 'Skip', exact: true }).click();
-    await expect(
-      page.locator(`[data-testid="discovery-card"]:not([data-member-id="${shown}"])`).or(noMore(page)),
-    ).toBeVisible({ timeout: 20_000 });
-  }
-  await expect(noMore(page)).toBeVisible();
-}
+const card = deckCard;
+const noMore = noMorePeople;
+const settling = deckSettling;
 
 const LONDON = { city: 'London', country: 'United Kingdom', location_lat: 51.5, location_lng: -0.1 };
 
@@ -133,7 +95,7 @@ test('the deck refreshes itself when she changes her preferences; swipes wait wh
   await tab.getByRole('button', { name: 'Save preferences' }).click();
   await expect(tab.getByText('Preferences saved')).toBeVisible();
   await tab.close();
-  await skipUntil(m, 'Nolan');
+  await skipUntilShown(m, idN);
   await expect(m.getByRole('button', { name: 'Look again' })).toHaveCount(0);
   await expectNoSeriousA11yViolations(m);
   // Other members ahead of Nolan in her deck may have been skipped.
@@ -163,7 +125,7 @@ test('the deck refreshes itself when she changes her preferences; swipes wait wh
   await m.unroute('**/rest/v1/rpc/get_discovery_candidates');
 
   // Once the fresh deck is in, the keys work again.
-  await skipUntil(m, 'Nolan');
+  await skipUntilShown(m, idN);
   await m.keyboard.press('ArrowRight');
   await expect(m.getByText('Like sent!')).toBeVisible();
   expect(await countLocalInteractions(m, idM)).toBe(swiped + 1);
@@ -199,9 +161,9 @@ test('reporting from a discovery card: both stop seeing each other at once, the 
   });
   // Before the report, each is in the other's deck.
   await s.goto('/find-matches');
-  await skipUntil(s, 'Rhea');
+  await skipUntilShown(s, idR);
   await r.goto('/find-matches');
-  await skipUntil(r, 'Silas');
+  await skipUntilShown(r, idS);
 
   await r.getByRole('button', { name: 'Report' }).click();
   const dialog = r.getByRole('dialog', { name: 'Report Silas' });

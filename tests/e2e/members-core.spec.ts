@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import { getMemberId, getServiceAuth, serviceHeaders, setProfile } from './support/service-role.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
+import { expectNotInDeck, skipUntilShown } from './support/deck.ts';
 
 // Journeys of several members, each walking up to two whole decks: minutes on a 2-core machine.
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
@@ -27,65 +28,24 @@ function makePhotoFile(): string {
 }
 
 /**
- * Opens discovery and swipes until the member with this id is on the card (other test members may rank
- * higher). By id, not by name: a deck fetched a moment before the
- * member's profile was completed shows their old name (seen in CI: the card was skipped as someone else).
+ * Opens discovery and skips until the member with this id is on the card (other test members may rank higher).
+ * By id, not by name: a deck fetched a moment before the member's profile was completed shows their old name.
  */
-async function findInDeck(page: Page, name: string, memberId: string) {
-  // Opens discovery and waits for the fresh deck: until it arrives the deck stored on the device is on screen,
-  // and a skip aimed at one of its cards could land on the fresh deck's first card (the member looked for).
+async function findInDeck(page: Page, memberId: string) {
+  // Acts only once the fresh deck is in: the deck stored on the device is on screen until then.
   const fresh = page.waitForResponse((r) => r.url().includes('/rpc/get_discovery_candidates') && r.ok());
   await page.goto('/find-matches');
   await fresh;
-  const heading = page.locator(`[data-testid="discovery-card"][data-member-id="${memberId}"]`);
-  // Bounded by the deck, not by a guess: members made by earlier journeys of the run may rank above them.
-  for (let i = 0; i < 60; i++) {
-    await expect(page.getByTestId('discovery-card').or(page.getByText('No more people for now'))).toBeVisible(
-      {
-        timeout: 20_000,
-      },
-    );
-    // The deck on screen may be the stored one until the fresh one arrives: act only on the fresh one.
-    await expect(page.getByText('Looking for new people...')).toBeHidden({ timeout: 30_000 });
-    if (await heading.isVisible()) return;
-    // A deck fetched before the other member finished their profile ends early: ask again, as a member would.
-    // The deck also refreshes by itself after the member's own profile change, so the button may be gone
-    // by the time it is pressed: then the loop looks at whatever the screen shows now.
-    const lookAgain = page.getByRole('button', { name: 'Look again' });
-    if (await lookAgain.isVisible()) {
-      await lookAgain.click({ timeout: 5_000 }).catch(() => undefined);
-      continue;
-    }
-    // Skip the card on screen, then wait for it to leave: checking again before the deck re-renders would
-    // act on the next card unseen.
-    const card = page.getByTestId('discovery-card');
-    const skipped = await card.getAttribute('data-member-id');
-    await page.getByRole('button', { name: 'Skip', exact: true }).click();
-    await expect(
-      page
-        .locator(`[data-testid="discovery-card"]:not([data-member-id="${skipped}"])`)
-        .or(page.getByText('No more people for now')),
-    ).toBeVisible({ timeout: 20_000 });
-  }
-  await expect(heading, `${name} in the deck`).toBeVisible();
+  // A deck fetched before the other member finished their profile ends early: ask again, as a member would.
+  await skipUntilShown(page, memberId, { lookAgain: true });
 }
 
-/** Goes through the whole fresh deck (other test members may be in it): the named member is never offered. */
-async function expectNotInDeck(page: Page, name: string) {
-  const card = page.getByTestId('discovery-card');
-  const noMore = page.getByText('No more people for now');
-  for (let i = 0; i < 25; i++) {
-    await expect(card.or(noMore)).toBeVisible({ timeout: 20_000 });
-    await expect(page.getByText('Looking for new people...')).toBeHidden({ timeout: 30_000 });
-    if (await noMore.isVisible()) return;
-    await expect(card.getByRole('heading', { name: new RegExp(`^${name}`) })).toHaveCount(0);
-    const skipped = await card.getAttribute('data-member-id');
-    await page.getByRole('button', { name: 'Skip', exact: true }).click();
-    await expect(
-      page.locator(`[data-testid="discovery-card"]:not([data-member-id="${skipped}"])`).or(noMore),
-    ).toBeVisible({ timeout: 20_000 });
-  }
-  await expect(noMore).toBeVisible();
+/** Opens discovery afresh and goes through the whole deck: the member is never offered. */
+async function expectNotInFreshDeck(page: Page, memberId: string) {
+  const fresh = page.waitForResponse((r) => r.url().includes('/rpc/get_discovery_candidates') && r.ok());
+  await page.goto('/find-matches');
+  await fresh;
+  await expectNotInDeck(page, memberId);
 }
 
 const LONDON = { city: 'London', country: 'United Kingdom', location_lat: 51.5, location_lng: -0.1 };
@@ -137,7 +97,7 @@ test('two members: profile with a photo, discovery, like and like back, match po
   });
 
   // A finds B in discovery and likes by keyboard.
-  await findInDeck(a, 'Bruno', idB);
+  await findInDeck(a, idB);
   await expect(a.getByText('Less than 5 km away')).toBeVisible();
   await expect(a.getByText(/% compatible/)).toBeVisible();
   await expectNoSeriousA11yViolations(a);
@@ -146,7 +106,7 @@ test('two members: profile with a photo, discovery, like and like back, match po
   await expect(a.getByText('Your like has been sent successfully.')).toBeVisible();
 
   // B sees the like (badge and likes page) and likes back.
-  await findInDeck(b, 'Alice', idA);
+  await findInDeck(b, idA);
   await expect(b.getByTestId('likes-badge').first()).toBeVisible({ timeout: 90_000 });
   await b.goto('/likes');
   const like = b.getByTestId('received-like').filter({ hasText: 'Alice' });
@@ -188,7 +148,7 @@ test('two members: profile with a photo, discovery, like and like back, match po
     looking_for: ['man'],
     ...LONDON,
   });
-  await findInDeck(c, 'Bruno', idB);
+  await findInDeck(c, idB);
   await c.getByRole('button', { name: 'Like', exact: true }).click();
   await expect(c.getByText('Like sent!')).toBeVisible();
   await expect
@@ -217,8 +177,7 @@ test('two members: profile with a photo, discovery, like and like back, match po
   );
   expect(await blocks.json()).toEqual([{ reason: 'User blocked from likes' }]);
   // B's fresh deck no longer offers the member B blocked.
-  await b.goto('/find-matches');
-  await expectNotInDeck(b, 'Carol');
+  await expectNotInFreshDeck(b, idC);
 
   // Offline swiping: C's like waits in the queue and uploads once back online.
   const emailD = makeEmail('dave');
@@ -232,7 +191,7 @@ test('two members: profile with a photo, discovery, like and like back, match po
     looking_for: ['woman'],
     ...LONDON,
   });
-  await findInDeck(c, 'Dave', idD);
+  await findInDeck(c, idD);
   await c.context().setOffline(true);
   await c.keyboard.press('l');
   await expect(c.getByText('Like sent!')).toBeVisible();
