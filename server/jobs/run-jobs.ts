@@ -1,5 +1,6 @@
 // One pass of the scheduled jobs, run as service_role like pg_cron would run them when hosted:
-// pause expiry, calls left ringing, then due account deletions (stored files first, then the auth user and its rows).
+// pause expiry, calls left ringing, the Wingman's actions, then due account deletions (stored files first, then
+// the auth user and its rows).
 import type { AppContext } from '../context.ts';
 import { SERVICE_CLAIMS, withCaller } from '../caller/caller.ts';
 import { deleteUserStoredFiles } from '../storage/delete-user-files.ts';
@@ -7,9 +8,14 @@ import { deleteUserStoredFiles } from '../storage/delete-user-files.ts';
 /** Most deletions handled per pass, so one pass stays short; the rest wait for the next one. */
 export const MAX_DELETIONS_PER_RUN = 50;
 
+/** Members whose Wingman acts per pass; the rest wait for the next pass. */
+export const MAX_WINGMAN_MEMBERS_PER_RUN = 100;
+
 export interface JobsResult {
   pausesExpired: number;
   callsMissed: number;
+  /** Likes and first messages the members' high-autonomy agents sent. */
+  wingmanActions: number;
   deletedUserIds: string[];
   errors: string[];
 }
@@ -20,7 +26,13 @@ async function queryAsServiceRole<T>(ctx: AppContext, sql: string, params: unkno
 
 /** Runs every job once; errors are collected and logged, never thrown. */
 export async function runJobsOnce(ctx: AppContext): Promise<JobsResult> {
-  const result: JobsResult = { pausesExpired: 0, callsMissed: 0, deletedUserIds: [], errors: [] };
+  const result: JobsResult = {
+    pausesExpired: 0,
+    callsMissed: 0,
+    wingmanActions: 0,
+    deletedUserIds: [],
+    errors: [],
+  };
   const fail = (job: string, e: unknown) => {
     const message = `${job}: ${(e as Error).message}`;
     result.errors.push(message);
@@ -39,6 +51,16 @@ export async function runJobsOnce(ctx: AppContext): Promise<JobsResult> {
     result.callsMissed = Number(rows[0]?.n ?? 0);
   } catch (e) {
     fail('expire_ringing_calls', e);
+  }
+
+  try {
+    // Each action runs as its member inside the SQL function (0123), so the member's rules judge it.
+    const rows = await queryAsServiceRole<{ n: number }>(ctx, 'select app_private.run_wingman($1) as n', [
+      MAX_WINGMAN_MEMBERS_PER_RUN,
+    ]);
+    result.wingmanActions = Number(rows[0]?.n ?? 0);
+  } catch (e) {
+    fail('run_wingman', e);
   }
 
   let due: string[] = [];

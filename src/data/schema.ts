@@ -119,6 +119,33 @@ const ai_agents = new Table({
   updated_at: text,
 });
 
+/** The member's Wingman switches (0123): the row's id is the member's. */
+const wingman_settings = new Table({
+  paused: integer,
+  daily_like_cap: integer,
+  daily_message_cap: integer,
+  accept_agent_messages: integer,
+  created_at: text,
+  updated_at: text,
+});
+
+/** What the member's Wingman did and why (0123); written on the server only. */
+const agent_activity = new Table(
+  {
+    user_id: text,
+    agent_id: text,
+    kind: text,
+    target_id: text,
+    interaction_id: text,
+    message_id: text,
+    reason: text,
+    status: text,
+    created_at: text,
+    updated_at: text,
+  },
+  { indexes: { by_created: ['created_at'] } },
+);
+
 const lovy_messages = new Table(
   {
     user_id: text,
@@ -265,6 +292,8 @@ export const SYNCED_TABLES = {
   profile_answers,
   subscriptions,
   ai_agents,
+  wingman_settings,
+  agent_activity,
   lovy_messages,
   notifications,
   blocked_users,

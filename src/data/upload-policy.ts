@@ -54,6 +54,7 @@ const TABLE_WORDS: Record<string, string> = {
   profile_answers: 'your answer',
   ai_agents: 'your agent change',
   lovy_messages: 'your message to Lovy',
+  wingman_settings: 'your Wingman settings',
   notifications: 'your notification change',
   blocked_users: 'your block',
   game_sessions: 'your game',

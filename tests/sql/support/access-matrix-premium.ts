@@ -103,6 +103,37 @@ export const premiumMatrix: PremiumMatrixEntry[] = [
     note: 'Members read, create, edit and delete only their own agents.',
   },
   {
+    table: 'wingman_settings',
+    seed: async (tx, world) => ({
+      column: 'id',
+      value: await insertReturningId(
+        tx,
+        'insert into public.wingman_settings (id, paused) values ($1, true) returning id',
+        [world.ids.owner],
+      ),
+    }),
+    insert: (world) => ({ id: world.ids.owner, paused: true }),
+    update: { column: 'daily_like_cap', value: () => 3 },
+    allowed: { select: OWNER, insert: OWNER, update: OWNER, delete: OWNER },
+    note: 'A member’s Wingman switches (0123): their own row only, even the opt-out other agents obey.',
+  },
+  {
+    table: 'agent_activity',
+    seed: async (tx, world) => ({
+      column: 'id',
+      value: await insertReturningId(
+        tx,
+        `insert into public.agent_activity (user_id, kind, target_id, reason) values ($1, 'like', $2, 'Seeded')
+         returning id`,
+        [world.ids.owner, world.ids.stranger],
+      ),
+    }),
+    insert: (world) => ({ user_id: world.ids.owner, kind: 'like', reason: 'Forged' }),
+    update: { column: 'status', value: () => 'undone' },
+    allowed: { select: OWNER, insert: NOBODY, update: NOBODY, delete: NOBODY },
+    note: 'The Wingman log (0123): the member reads it; only the job and undo_agent_action write it.',
+  },
+  {
     table: 'lovy_messages',
     seed: async (tx, world) => ({
       column: 'id',
