@@ -136,6 +136,7 @@ const agent_activity = new Table(
     agent_id: text,
     kind: text,
     target_id: text,
+    target_name: text,
     interaction_id: text,
     message_id: text,
     reason: text,

@@ -62,6 +62,8 @@ create table public.agent_activity (
   kind text not null constraint agent_activity_kind_check check (kind in ('like', 'message')),
   -- The other member the action concerns.
   target_id uuid references public.profiles (id) on delete cascade,
+  -- Their public first name when the agent acted (the log still says whom after an undo or unmatch).
+  target_name text constraint agent_activity_target_name_check check (char_length(target_name) <= 100),
   interaction_id uuid,
   message_id uuid,
   reason text not null constraint agent_activity_reason_check check (char_length(reason) between 1 and 300),
@@ -168,8 +170,11 @@ begin
     -- Likes: the member's own deck (who they may see and who may see them), best first.
     if likes_left > 0 then
       for c in
-        select d.id, d.compatibility_score from public.get_discovery_candidates(30) d
+        select d.id, d.name, d.compatibility_score from public.get_discovery_candidates(30) d
         where d.compatibility_score >= m.auto_match_threshold
+          -- never twice for the same member: a like the member undid stays undone
+          and not exists (select 1 from public.agent_activity g
+                          where g.user_id = m.user_id and g.kind = 'like' and g.target_id = d.id)
         order by d.compatibility_score desc
         limit likes_left
       loop
@@ -180,8 +185,8 @@ begin
           values (new_id, m.user_id, c.id, 'like');
           -- The log is written with the job's own rights (members cannot write it), then back to the member.
           perform set_config('role', caller_role, true);
-          insert into public.agent_activity (user_id, agent_id, kind, target_id, interaction_id, reason)
-          values (m.user_id, m.agent_id, 'like', c.id, new_id,
+          insert into public.agent_activity (user_id, agent_id, kind, target_id, target_name, interaction_id, reason)
+          values (m.user_id, m.agent_id, 'like', c.id, c.name, new_id,
             format('%s%% compatible, at or above your threshold of %s%%', c.compatibility_score,
               m.auto_match_threshold));
           actions := actions + 1;
@@ -196,10 +201,12 @@ begin
     -- accept agents' first messages and are not paused or leaving.
     if messages_left > 0 and m.autonomy_since is not null then
       for c in
-        select cv.id as conversation_id,
-          case when cv.participant1_id = m.user_id then cv.participant2_id else cv.participant1_id end as other
+        select cv.id as conversation_id, o.id as other, pp.name as other_name
         from public.matches mt
         join public.conversations cv on cv.match_id = mt.id
+        cross join lateral (select case when cv.participant1_id = m.user_id then cv.participant2_id
+                                        else cv.participant1_id end as id) o
+        left join public.public_profiles pp on pp.id = o.id
         where (mt.user_id_1 = m.user_id or mt.user_id_2 = m.user_id)
           and mt.created_at >= m.autonomy_since
           and not exists (select 1 from public.messages x where x.conversation_id = cv.id)
@@ -218,8 +225,8 @@ begin
           values (new_id, c.conversation_id, m.user_id, c.other, m.first_message, 'text',
             public.get_agent_message_marking(m.agent_name));
           perform set_config('role', caller_role, true);
-          insert into public.agent_activity (user_id, agent_id, kind, target_id, message_id, reason)
-          values (m.user_id, m.agent_id, 'message', c.other, new_id,
+          insert into public.agent_activity (user_id, agent_id, kind, target_id, target_name, message_id, reason)
+          values (m.user_id, m.agent_id, 'message', c.other, c.other_name, new_id,
             'Your agent''s first message on a new match');
           actions := actions + 1;
           messages_left := messages_left - 1;

@@ -236,6 +236,9 @@ describe.each(getDatabaseKinds())('the Wingman on %s', (kind) => {
     await asActor(db, member(ada), (tx) => tx.query('select public.undo_agent_action($1)', [likeOf(ben).id]));
     expect(await likesBy(ada)).toEqual([cal]);
     expect((await activity(ada)).find((a) => a.id === likeOf(ben).id)!.status).toBe('undone');
+    // The agent never likes Ben again: the member's undo stands.
+    await run();
+    expect(await likesBy(ada)).toEqual([cal]);
     await expectSqlError(
       asActor(db, member(ada), (tx) => tx.query('select public.undo_agent_action($1)', [likeOf(cal).id])),
       'P0001',

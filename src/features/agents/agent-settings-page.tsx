@@ -1,5 +1,6 @@
 // /agent-settings, the AI Wingman's settings (spec members-area §2-§9; issue 17, first part): list, create,
-// edit, delete and activate the member's agents within the plan's limits, with the spec's toasts. Agents
+// edit, delete and activate the member's agents within the plan's limits, with the spec's toasts, and the
+// Wingman's switches and activity log (wingman-panel.tsx). Agents
 // live in the replica, so this works offline; SQL enforces the limits and the autonomy a plan allows, and a
 // refused write is rolled back on the device with its reason (the upload policy's toast).
 import { Bot, Check, Pencil, Plus, Trash2 } from 'lucide-react';
@@ -19,6 +20,7 @@ import {
 import { useAuth } from '../../session/auth-context.tsx';
 import { useEntitlement } from '../../session/use-entitlement.ts';
 import { toast } from '../../ui/toast-store.ts';
+import { WingmanPanel } from './wingman-panel.tsx';
 
 interface AgentRow {
   id: string;
@@ -289,6 +291,14 @@ export default function AgentSettingsPage() {
             </li>
           ))}
         </ul>
+      )}
+      {!isLoading && (
+        <WingmanPanel
+          me={me}
+          highAutonomy={
+            plan.advancedAgents && agents.some((a) => a.is_active === 1 && a.autonomy_level === 'high')
+          }
+        />
       )}
     </main>
   );

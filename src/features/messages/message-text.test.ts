@@ -7,8 +7,32 @@ import {
   findSendableText,
   getClosedText,
   getNotificationBody,
+  isAiWritten,
   isSendKey,
 } from './message-text.ts';
+
+describe('isAiWritten', () => {
+  it('is true only for the marking the Wingman writes', () => {
+    expect(isAiWritten('{"ai":{"generated":true,"by":"agent","agent_name":"Cupid"}}')).toBe(true);
+    // As the replica holds it: the sync service turns JSON booleans into 1.
+    expect(isAiWritten('{"ai":{"by":"agent","generated":1}}')).toBe(true);
+    for (const m of [
+      null,
+      undefined,
+      '',
+      '{}',
+      'not json',
+      '[1]',
+      'null',
+      '{"ai":true}',
+      '{"ai":{"generated":"yes"}}',
+    ])
+      expect(isAiWritten(m)).toBe(false);
+  });
+  it('never throws, whatever the metadata', () => {
+    fc.assert(fc.property(fc.string(), (s) => typeof isAiWritten(s) === 'boolean'));
+  });
+});
 
 describe('message text rules', () => {
   it('never sends empty or whitespace-only text, and trims what it sends', () => {

@@ -45,6 +45,25 @@ export function findImageMeta(metadata: string | null | undefined): ImageMeta | 
   return ok(width) && ok(height) ? { width, height } : undefined;
 }
 
+/**
+ * Whether a message was written by an agent (its metadata's `ai.generated`, set in SQL by the Wingman, 0123):
+ * both members see it labelled. Anything unreadable counts as not marked.
+ */
+export function isAiWritten(metadata: string | null | undefined): boolean {
+  if (!metadata) return false;
+  try {
+    const parsed = JSON.parse(metadata) as unknown;
+    if (typeof parsed !== 'object' || parsed === null) return false;
+    const ai = (parsed as Record<string, unknown>)['ai'];
+    if (typeof ai !== 'object' || ai === null) return false;
+    // The sync service hands JSON booleans to the replica as 1 (PowerSync's rule); the server's rows say true.
+    const generated = (ai as Record<string, unknown>)['generated'];
+    return generated === true || generated === 1;
+  } catch {
+    return false;
+  }
+}
+
 /** Enter sends; Shift+Enter (and Enter while an input method is composing) makes a new line. */
 export function isSendKey(e: { key: string; shiftKey: boolean; isComposing?: boolean }): boolean {
   return e.key === 'Enter' && !e.shiftKey && !e.isComposing;

@@ -1,6 +1,7 @@
 // /messages: the conversation list (last message, unread, online) and the open thread, all from the local replica.
 import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { Sparkles } from 'lucide-react';
 import { useQuery as useTanstackQuery } from '@tanstack/react-query';
 import { useAuth } from '../../session/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
@@ -16,6 +17,7 @@ import {
   findImageMeta,
   findSendableText,
   getClosedText,
+  isAiWritten,
   isSendKey,
   MESSAGE_MAX_LENGTH,
   type ImageMeta,
@@ -195,7 +197,13 @@ function Bubble({ m, mine, pending }: { m: MessageRow; mine: boolean; pending: b
         ) : (
           <p className="break-words whitespace-pre-wrap">{m.content}</p>
         )}
-        <p className="mt-1 text-right text-xs opacity-80">
+        {isAiWritten(m.metadata) && (
+          <p className="mt-1 flex items-center gap-1 text-xs" data-testid="ai-label">
+            <Sparkles aria-hidden="true" className="size-3" />
+            Written with AI help
+          </p>
+        )}
+        <p className="mt-1 text-right text-xs">
           {formatTime(m.created_at)}
           {mine && <span className="ml-2 message-status">{statusLabel(m, pending)}</span>}
         </p>

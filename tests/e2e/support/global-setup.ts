@@ -32,6 +32,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // The demo checkout, without seeding the demo community (journeys make their own members).
       DEMO_PAYMENTS: '1',
       LOG_LEVEL: 'warn',
+      // The scheduled jobs (the Wingman's among them) every 2 s, so journeys see their effects without waiting.
+      JOB_INTERVAL_SECONDS: '2',
       ...(distDir ? { DIST_DIR: distDir } : {}),
       ...(process.env['E2E_DATABASE_URL'] ? { DATABASE_URL: process.env['E2E_DATABASE_URL'] } : {}),
     },
