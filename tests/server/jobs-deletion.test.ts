@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 // The scheduled jobs: a due account deletion removes the member, their rows, stored files and sessions;
-// cancelled or future deletions and other members are left alone; expired pauses end.
+// cancelled or future deletions and other members are left alone; expired pauses end; the Wingman acts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,5 +187,63 @@ describe.each(getDatabaseKinds())('scheduler on %s', (kind) => {
       [ids[0] as string]: 'missed',
       [ids[1] as string]: 'ringing',
     });
+  });
+
+  it('runs the Wingman: a high-autonomy agent likes for its member, who reads it in their log with supabase-js', async () => {
+    const ada = await createMember(t, 'Ada');
+    const ben = await createMember(t, 'Ben');
+    const place = {
+      location_lat: 12.5,
+      location_lng: 99.9,
+      interests: ['sailing'],
+      relationship_goals: 'marriage',
+    };
+    for (const [m, gender, seeking] of [
+      [ada, 'woman', 'man'],
+      [ben, 'man', 'woman'],
+    ] as const)
+      await t.db.query(
+        `update public.profiles set gender = $2, looking_for = $3, birthday = '1991-01-01', location_lat = $4,
+           location_lng = $5, interests = $6, relationship_goals = $7 where id = $1`,
+        [
+          m.id,
+          gender,
+          [seeking],
+          place.location_lat,
+          place.location_lng,
+          place.interests,
+          place.relationship_goals,
+        ],
+      );
+    await t.db.query(
+      `insert into public.subscriptions (user_id, plan_id, billing_cycle, status, current_period_end, stripe_customer_id)
+       values ($1, 'vip', 'monthly', 'active', now() + interval '30 days', 'cus_jobs')`,
+      [ada.id],
+    );
+    const { error } = await ada.client
+      .from('ai_agents')
+      .insert({ name: 'Cupid', autonomy_level: 'high', auto_match_threshold: 70, is_active: true });
+    expect(error).toBeNull();
+
+    const result = await runJobsOnce(t.server.ctx);
+    expect(result.errors).toEqual([]);
+    expect(result.wingmanActions).toBeGreaterThanOrEqual(1);
+    const log = await ada.client
+      .from('agent_activity')
+      .select('kind, target_id, target_name, reason, status');
+    expect(log.error).toBeNull();
+    expect(log.data).toEqual([
+      {
+        kind: 'like',
+        target_id: ben.id,
+        target_name: 'Ben',
+        reason: expect.stringMatching(/^\d+% compatible, at or above your threshold of 70%$/) as unknown,
+        status: 'done',
+      },
+    ]);
+    // Ben sees the like as any like; he cannot read her log.
+    const likes = await ben.client.from('user_interactions').select('user_id').eq('target_id', ben.id);
+    expect(likes.data).toEqual([{ user_id: ada.id }]);
+    expect((await ben.client.from('agent_activity').select('id')).data).toEqual([]);
   });
 });
