@@ -147,6 +147,27 @@ const agent_activity = new Table(
   { indexes: { by_created: ['created_at'] } },
 );
 
+/** First messages a medium-autonomy agent drafted (0123): the member sends, edits or discards them. */
+const agent_drafts = new Table({
+  user_id: text,
+  agent_id: text,
+  conversation_id: text,
+  recipient_id: text,
+  content: text,
+  status: text,
+  created_at: text,
+  updated_at: text,
+});
+
+/** The member's thumbs on drafts and conversation starters (0123). */
+const agent_feedback = new Table({
+  user_id: text,
+  subject: text,
+  subject_ref: text,
+  rating: text,
+  created_at: text,
+});
+
 const lovy_messages = new Table(
   {
     user_id: text,
@@ -295,6 +316,8 @@ export const SYNCED_TABLES = {
   ai_agents,
   wingman_settings,
   agent_activity,
+  agent_drafts,
+  agent_feedback,
   lovy_messages,
   notifications,
   blocked_users,

@@ -55,6 +55,8 @@ const TABLE_WORDS: Record<string, string> = {
   ai_agents: 'your agent change',
   lovy_messages: 'your message to Lovy',
   wingman_settings: 'your Wingman settings',
+  agent_drafts: 'your answer to a Wingman draft',
+  agent_feedback: 'your feedback to your Wingman',
   notifications: 'your notification change',
   blocked_users: 'your block',
   game_sessions: 'your game',

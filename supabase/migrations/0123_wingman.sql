@@ -35,15 +35,16 @@ create policy wingman_settings_own on public.wingman_settings for all to authent
 create trigger wingman_settings_set_updated_at before update on public.wingman_settings
   for each row execute function public.set_updated_at();
 
--- When the active agent was last given high autonomy: it writes first messages only on matches made since.
+-- When the agent was last given medium or high autonomy: it drafts or writes first messages only on matches
+-- made since (never on conversations the member left alone before).
 alter table public.ai_agents add column autonomy_since timestamptz;
-update public.ai_agents set autonomy_since = updated_at where autonomy_level = 'high';
+update public.ai_agents set autonomy_since = updated_at where autonomy_level in ('medium', 'high');
 
 create function app_private.ai_agents_track_autonomy() returns trigger
 language plpgsql set search_path = '' as $$
 begin
   if tg_op = 'INSERT' or new.autonomy_level is distinct from old.autonomy_level then
-    new.autonomy_since := case when new.autonomy_level = 'high' then now() end;
+    new.autonomy_since := case when new.autonomy_level in ('medium', 'high') then now() end;
   else
     new.autonomy_since := old.autonomy_since;
   end if;
@@ -79,6 +80,53 @@ revoke all on public.agent_activity from anon, authenticated;
 grant select on public.agent_activity to authenticated;
 create policy agent_activity_select_own on public.agent_activity for select to authenticated
   using (user_id = auth.uid());
+
+-- Drafts a medium-autonomy agent prepares: the first message of a new match, waiting in the thread for the
+-- member to send as it is, edit or discard. Written by the job; the member only moves its status.
+create table public.agent_drafts (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  agent_id uuid references public.ai_agents (id) on delete set null,
+  conversation_id uuid not null references public.conversations (id) on delete cascade,
+  recipient_id uuid not null references public.profiles (id) on delete cascade,
+  content text not null constraint agent_drafts_content_check check (char_length(content) between 1 and 1000),
+  status text not null default 'pending'
+    constraint agent_drafts_status_check check (status in ('pending', 'sent', 'edited', 'discarded')),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  constraint agent_drafts_one_per_conversation unique (user_id, conversation_id)
+);
+comment on table public.agent_drafts is
+  'First messages a medium-autonomy agent drafted for its member (issue 17): sent, edited or discarded by the member.';
+alter table public.agent_drafts enable row level security;
+revoke all on public.agent_drafts from anon, authenticated;
+grant select on public.agent_drafts to authenticated;
+grant update (status, updated_at) on public.agent_drafts to authenticated;
+create policy agent_drafts_select_own on public.agent_drafts for select to authenticated
+  using (user_id = auth.uid());
+create policy agent_drafts_update_own on public.agent_drafts for update to authenticated
+  using (user_id = auth.uid() and status = 'pending') with check (user_id = auth.uid());
+create trigger agent_drafts_set_updated_at before update on public.agent_drafts
+  for each row execute function public.set_updated_at();
+
+-- Thumbs up or down on a draft or a conversation starter: fewer of what the member turns down.
+create table public.agent_feedback (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
+  subject text not null constraint agent_feedback_subject_check check (subject in ('draft', 'starter')),
+  -- The draft's id, or the starter's topic (an interest, lower case).
+  subject_ref text not null constraint agent_feedback_ref_check check (char_length(subject_ref) between 1 and 100),
+  rating text not null constraint agent_feedback_rating_check check (rating in ('up', 'down')),
+  created_at timestamptz not null default now(),
+  constraint agent_feedback_once unique (user_id, subject, subject_ref)
+);
+comment on table public.agent_feedback is 'A member''s thumbs on their Wingman''s drafts and starters (issue 17).';
+alter table public.agent_feedback enable row level security;
+revoke all on public.agent_feedback from anon, authenticated;
+grant select, insert, delete on public.agent_feedback to authenticated;
+grant update (rating) on public.agent_feedback to authenticated;
+create policy agent_feedback_own on public.agent_feedback for all to authenticated
+  using (user_id = auth.uid()) with check (user_id = auth.uid());
 
 -- Undo where undo is possible: a like the agent sent that has not made a match.
 create function public.undo_agent_action(activity_id uuid) returns void
@@ -116,8 +164,9 @@ language sql immutable as $$
     'generated', true, 'by', 'agent', 'agent_name', agent_name, 'disclosure', 'written with AI help'))
 $$;
 
--- One pass of the Wingman for up to max_members members whose active agent has high autonomy on a plan with
--- advanced agents, not paused, account not paused or leaving. For each: likes deck candidates at or above the
+-- One pass of the Wingman for up to max_members members whose active agent has medium or high autonomy, not
+-- paused, account not paused or leaving. Medium (paid plans): drafts the agent's first message on matches made
+-- since, for the member to send. High (plans with advanced agents): likes deck candidates at or above the
 -- agent's threshold, then writes the agent's first message on matches made since high autonomy began, within
 -- the member's caps and the hard caps. Each action runs AS THE MEMBER (role authenticated, their claims), so
 -- row-level security and the triggers judge it exactly as a human action; a refused action is skipped.
@@ -136,14 +185,15 @@ declare
   likes_left int;
   messages_left int;
   new_id uuid;
+  new_count int;
   actions int := 0;
 begin
   for m in
     select a.user_id, a.id as agent_id, a.name as agent_name, a.auto_match_threshold, a.first_message,
-      a.autonomy_since
+      a.autonomy_since, a.autonomy_level
     from public.ai_agents a
     join public.profiles p on p.id = a.user_id
-    where a.is_active and a.autonomy_level = 'high'
+    where a.is_active and a.autonomy_level in ('medium', 'high')
       and not p.is_paused
       and not exists (select 1 from public.wingman_settings w where w.id = a.user_id and w.paused)
       and not exists (select 1 from public.account_deletion_requests d
@@ -151,6 +201,27 @@ begin
     order by a.user_id
     limit greatest(1, least(coalesce(max_members, 100), 1000))
   loop
+    -- Medium autonomy drafts; the job writes the draft itself (nothing reaches the other member), on matches
+    -- made since medium began and never across a block or report. A lapsed plan stops drafting too.
+    if m.autonomy_level = 'medium' then
+      if coalesce((select p.is_subscribed from public.get_agent_plan_for(m.user_id) p), false)
+         and m.autonomy_since is not null then
+        insert into public.agent_drafts (user_id, agent_id, conversation_id, recipient_id, content)
+        select m.user_id, m.agent_id, cv.id,
+          case when cv.participant1_id = m.user_id then cv.participant2_id else cv.participant1_id end,
+          m.first_message
+        from public.matches mt
+        join public.conversations cv on cv.match_id = mt.id
+        where (mt.user_id_1 = m.user_id or mt.user_id_2 = m.user_id)
+          and mt.created_at >= m.autonomy_since
+          and not exists (select 1 from public.messages x where x.conversation_id = cv.id)
+          and not app_private.is_hidden_pair(mt.user_id_1, mt.user_id_2)
+        on conflict on constraint agent_drafts_one_per_conversation do nothing;
+        get diagnostics new_count = row_count;
+        actions := actions + new_count;
+      end if;
+      continue;
+    end if;
     -- A plan that lapsed (or was revoked) stops high-autonomy work, whatever the agent row still says.
     if not coalesce((select p.advanced_agents from public.get_agent_plan_for(m.user_id) p), false) then
       continue;

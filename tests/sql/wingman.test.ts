@@ -251,6 +251,91 @@ describe.each(getDatabaseKinds())('the Wingman on %s', (kind) => {
     );
   });
 
+  it('at medium autonomy drafts the first message of a new match for the member, and sends nothing', async () => {
+    const { id: ada } = await withAgent(0);
+    await asActor(db, member(ada), (tx) => tx.query(`update public.ai_agents set autonomy_level = 'medium'`));
+    const ben = await person('Ben', 'man', 'woman');
+    const cal = await person('Cal', 'man', 'woman');
+    await run();
+    expect(await likesBy(ada)).toEqual([]);
+    const { conversationId } = await makeMatch(db, ada, ben);
+    await makeMatch(db, ada, cal);
+    // Cal blocks her: no draft for that conversation.
+    await asActor(db, member(cal), (tx) =>
+      tx.query(`insert into public.blocked_users (blocker_id, blocked_id) values ($1, $2)`, [cal, ada]),
+    );
+    await run();
+    await run();
+    const drafts = await asActor(db, member(ada), (tx) =>
+      tx.query<{
+        id: string;
+        conversation_id: string;
+        recipient_id: string;
+        content: string;
+        status: string;
+      }>('select id, conversation_id, recipient_id, content, status from public.agent_drafts'),
+    );
+    expect(drafts.rows).toEqual([
+      {
+        id: expect.any(String) as unknown,
+        conversation_id: conversationId,
+        recipient_id: ben,
+        content: 'Hi! I noticed we both love hiking.',
+        status: 'pending',
+      },
+    ]);
+    expect((await db.query('select 1 from public.messages where sender_id = $1', [ada])).rows).toEqual([]);
+    // Ben never sees her drafts; she moves only the status, once.
+    expect(
+      (await asActor(db, member(ben), (tx) => tx.query('select id from public.agent_drafts'))).rows,
+    ).toEqual([]);
+    const draftId = drafts.rows[0]!.id;
+    await expectSqlError(
+      asActor(db, member(ada), (tx) =>
+        tx.query(`update public.agent_drafts set content = 'changed' where id = $1`, [draftId]),
+      ),
+      '42501',
+    );
+    await asActor(db, member(ada), (tx) =>
+      tx.query(`update public.agent_drafts set status = 'discarded' where id = $1`, [draftId]),
+    );
+    const again = await asActor(db, member(ada), (tx) =>
+      tx.query(`update public.agent_drafts set status = 'pending' where id = $1`, [draftId]),
+    );
+    expect(again.rowCount).toBe(0);
+    // A lapsed plan stops drafting.
+    await db.query(
+      `update public.subscriptions set current_period_end = now() - interval '1 day' where user_id = $1`,
+      [ada],
+    );
+    const dan = await person('Dan', 'man', 'woman');
+    await makeMatch(db, ada, dan);
+    await run();
+    expect((await db.query('select 1 from public.agent_drafts where recipient_id = $1', [dan])).rows).toEqual(
+      [],
+    );
+  });
+
+  it('feedback is the member’s own, once per draft or starter', async () => {
+    const { id: ada } = await withAgent(0);
+    const ben = await person('Ben', 'man', 'woman');
+    const thumbs = (who: string, ref: string, rating: string) =>
+      asActor(db, member(who), (tx) =>
+        tx.query(
+          `insert into public.agent_feedback (subject, subject_ref, rating) values ('starter', $1, $2)`,
+          [ref, rating],
+        ),
+      );
+    await thumbs(ada, 'hiking', 'down');
+    await expectSqlError(thumbs(ada, 'hiking', 'up'), '23505');
+    await expectSqlError(thumbs(ada, 'jazz', 'meh'), '23514');
+    await thumbs(ben, 'hiking', 'up');
+    const mine = await asActor(db, member(ada), (tx) =>
+      tx.query('select subject_ref, rating from public.agent_feedback'),
+    );
+    expect(mine.rows).toEqual([{ subject_ref: 'hiking', rating: 'down' }]);
+  });
+
   it('members cannot write the log, run the job or read another member’s settings', async () => {
     const { id: ada } = await withAgent(0);
     const ben = await person('Ben', 'man', 'woman');

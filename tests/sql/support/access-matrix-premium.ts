@@ -134,6 +134,43 @@ export const premiumMatrix: PremiumMatrixEntry[] = [
     note: 'The Wingman log (0123): the member reads it; only the job and undo_agent_action write it.',
   },
   {
+    table: 'agent_drafts',
+    seed: async (tx, world) => ({
+      column: 'id',
+      value: await insertReturningId(
+        tx,
+        `insert into public.agent_drafts (user_id, conversation_id, recipient_id, content) values ($1, $2, $3, 'Hi!')
+         returning id`,
+        [world.ids.owner, world.conversationId, world.ids.match],
+      ),
+    }),
+    insert: (world) => ({
+      user_id: world.ids.owner,
+      conversation_id: world.conversationId,
+      recipient_id: world.ids.match,
+      content: 'Forged draft',
+    }),
+    update: { column: 'status', value: () => 'discarded' },
+    allowed: { select: OWNER, insert: NOBODY, update: OWNER, delete: NOBODY },
+    note: 'Wingman drafts (0123): the job writes them; the member reads theirs and only moves the status.',
+  },
+  {
+    table: 'agent_feedback',
+    seed: async (tx, world) => ({
+      column: 'id',
+      value: await insertReturningId(
+        tx,
+        `insert into public.agent_feedback (user_id, subject, subject_ref, rating) values ($1, 'starter', 'hiking', 'down')
+         returning id`,
+        [world.ids.owner],
+      ),
+    }),
+    insert: (world) => ({ user_id: world.ids.owner, subject: 'starter', subject_ref: 'jazz', rating: 'up' }),
+    update: { column: 'rating', value: () => 'up' },
+    allowed: { select: OWNER, insert: OWNER, update: OWNER, delete: OWNER },
+    note: 'A member’s thumbs on their Wingman’s drafts and starters (0123): their own only.',
+  },
+  {
     table: 'lovy_messages',
     seed: async (tx, world) => ({
       column: 'id',
