@@ -200,3 +200,143 @@ test('a high-autonomy agent likes at its threshold, writes its first message lab
   await expect(page.getByRole('switch', { name: 'Pause Wingman' })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 });
+
+test('a medium-autonomy agent drafts the first message; starters from shared interests; nothing sent without her', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await acceptNecessaryCookies(page);
+  const auth = await getServiceAuth(request, baseURL!);
+  const email = makeEmail('drafts');
+  await signUpAndConfirm(page, request, email);
+  const eve = await getMemberId(request, auth, email);
+  await setProfile(request, auth, eve, {
+    name: 'Eve Example',
+    birthday: '1993-03-03',
+    gender: 'woman',
+    looking_for: ['man'],
+    interests: ['jazz', 'hiking'],
+  });
+  await serviceWrite(request, auth, 'post', '/rest/v1/subscriptions', {
+    user_id: eve,
+    plan_id: 'premium',
+    billing_cycle: 'monthly',
+    status: 'active',
+    current_period_end: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    stripe_customer_id: 'cus_drafts_test',
+  });
+  await page.goto('/agent-settings');
+  await expect(page.getByText('Your plan allows 1 agent.')).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'New agent' }).click();
+  const form = page.getByRole('form', { name: 'Edit New Agent' });
+  await form.getByLabel('Name').fill('Muse');
+  await form.getByLabel('Autonomy').selectOption('medium');
+  await form.getByLabel('First message').fill('Hello! What is the best concert you have been to?');
+  await form.getByRole('button', { name: 'Save agent' }).click();
+  await expect(page.getByText('Agent updated successfully')).toBeVisible();
+  await expect
+    .poll(() => serviceGet(request, auth, `/rest/v1/ai_agents?select=autonomy_level&user_id=eq.${eve}`), {
+      timeout: 30_000,
+    })
+    .toEqual([{ autonomy_level: 'medium' }]);
+
+  // Two matches made after that: Finn and Gus.
+  const match = async (name: string, interests: string[]) => {
+    const id = await createAccount(request, auth, name.toLowerCase());
+    await setProfile(request, auth, id, {
+      name: `${name} Example`,
+      birthday: '1990-01-01',
+      gender: 'man',
+      looking_for: ['woman'],
+      interests,
+    });
+    for (const [from, to] of [
+      [eve, id],
+      [id, eve],
+    ])
+      await serviceWrite(request, auth, 'post', '/rest/v1/user_interactions', {
+        user_id: from,
+        target_id: to,
+        interaction_type: 'like',
+      });
+    return id;
+  };
+  const finn = await match('Finn', ['jazz']);
+  const gus = await match('Gus', ['surfing', 'jazz', 'chess']);
+  const sentTo = (id: string) =>
+    serviceGet<{ content: string; metadata: unknown }[]>(
+      request,
+      auth,
+      `/rest/v1/messages?select=content,metadata&sender_id=eq.${eve}&recipient_id=eq.${id}`,
+    );
+
+  // Both matches reach her replica (their popups dismissed); from the next page load on, no popup can come.
+  await page.goto('/messages');
+  const conversations = page.getByRole('list', { name: 'Conversations' });
+  await expect(async () => {
+    const popup = page.getByRole('dialog').filter({ hasText: "It's a Match!" });
+    if (await popup.isVisible()) await popup.getByRole('button', { name: 'Keep Swiping' }).click();
+    await expect(conversations.getByRole('button', { name: /Finn/ })).toBeVisible({ timeout: 1_000 });
+    await expect(conversations.getByRole('button', { name: /Gus/ })).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  const open = async (name: string) => {
+    await page.goto('/messages');
+    await page
+      .getByRole('list', { name: 'Conversations' })
+      .getByRole('button', { name: new RegExp(name) })
+      .click({ timeout: 30_000 });
+  };
+  await open('Finn');
+  const draft = page.getByRole('region', { name: 'Draft from your Wingman' });
+  await expect(draft).toContainText('Muse (AI) drafted this for you', { timeout: 30_000 });
+  await expect(draft).toContainText('Hello! What is the best concert you have been to?');
+  // Nothing was sent on her behalf.
+  expect(await sentTo(finn)).toEqual([]);
+  await expectNoSeriousA11yViolations(page);
+  await draft.getByRole('button', { name: 'Helpful: this draft' }).click();
+  await expect(draft.getByRole('button', { name: 'Helpful: this draft' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await draft.getByRole('button', { name: 'Send draft' }).click();
+  await expect(draft).toHaveCount(0);
+  const thread = page.getByRole('list', { name: 'Messages' });
+  await expect(
+    thread.locator('[data-message-id]').filter({ hasText: 'best concert' }).getByTestId('ai-label'),
+  ).toHaveText('Written with AI help');
+  await expect
+    .poll(() => sentTo(finn), { timeout: 30_000 })
+    .toEqual([
+      {
+        content: 'Hello! What is the best concert you have been to?',
+        metadata: {
+          ai: { generated: true, by: 'agent', agent_name: 'Muse', disclosure: 'written with AI help' },
+        },
+      },
+    ]);
+
+  // Gus: she discards the draft; starters from what they share take its place; a turned-down topic goes.
+  await open('Gus');
+  await page
+    .getByRole('region', { name: 'Draft from your Wingman' })
+    .getByRole('button', { name: 'Discard' })
+    .click();
+  const starters = page.getByRole('region', { name: 'Conversation starters' });
+  await expect(starters.getByTestId('starter')).toHaveCount(3);
+  await expect(starters.getByTestId('starter').first()).toContainText('jazz (you both like it)');
+  await starters.getByRole('button', { name: 'Not for me: surfing' }).click();
+  await expect(starters.getByTestId('starter').filter({ hasText: 'surfing' })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+  await starters.getByRole('button', { name: /^jazz/ }).click();
+  const box = page.getByLabel(/^Message /);
+  await expect(box).toHaveValue('Hi Gus! I see we both love jazz. What got you into it?');
+  // Changed by her, it is her message: no AI label.
+  await box.fill('Hi Gus! Jazz, really? Who do you listen to?');
+  await box.press('Enter');
+  await expect
+    .poll(() => sentTo(gus), { timeout: 30_000 })
+    .toEqual([{ content: 'Hi Gus! Jazz, really? Who do you listen to?', metadata: {} }]);
+  await expect(thread.getByTestId('ai-label')).toHaveCount(0);
+});

@@ -10,6 +10,8 @@ import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unse
 import { MemberPhoto } from '../profile/member-photo.tsx';
 import { blockMember } from '../reports/report-api.ts';
 import { ReportDialog } from '../reports/report-dialog.tsx';
+import { WingmanThreadHelp } from '../agents/wingman-thread-help.tsx';
+import { getAiMessageMarking } from '../../domain/wingman.ts';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import {
@@ -234,6 +236,8 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
   const keepRef = useRef<{ id: string; top: number }>(undefined);
   const [loadingEarlier, setLoadingEarlier] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
+  // Text the Wingman put in the box: sent unchanged, it is marked as written with AI help.
+  const aiText = useRef<{ text: string; agent: string }>(undefined);
   const name = c.other_name ?? 'Member';
   const closed = findClosedReason({
     matchId: c.match_id,
@@ -353,7 +357,16 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
     setText('');
     clearUnsentText(draftKey);
     resetTyping();
-    await sendMessage(db, { conversationId: c.id, me, other: c.other_id, content });
+    const fromAgent =
+      aiText.current && findSendableText(aiText.current.text) === content ? aiText.current : undefined;
+    aiText.current = undefined;
+    await sendMessage(db, {
+      conversationId: c.id,
+      me,
+      other: c.other_id,
+      content,
+      ...(fromAgent ? { metadata: getAiMessageMarking(fromAgent.agent) } : {}),
+    });
     // A sensible moment to ask: the member has just started a conversation they will want answers to.
     void askNotificationPermissionOnce();
   }
@@ -477,6 +490,29 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
       <p className="min-h-6 px-3 text-sm text-muted" role="status">
         {otherTyping ? `${name} is typing...` : ''}
       </p>
+      {!closed && (
+        <WingmanThreadHelp
+          me={me}
+          conversationId={c.id}
+          otherId={c.other_id}
+          otherName={name}
+          isEmpty={messages.length === 0 && !hasEarlier}
+          onSendAsIs={async (content, agent) => {
+            await sendMessage(db, {
+              conversationId: c.id,
+              me,
+              other: c.other_id,
+              content,
+              metadata: getAiMessageMarking(agent),
+            });
+          }}
+          onUse={(content, agent) => {
+            setText(content);
+            keepUnsentText(draftKey, content);
+            aiText.current = { text: content, agent };
+          }}
+        />
+      )}
       {closed ? (
         <p role="note" className="border-t border-border p-3 text-sm">
           {getClosedText(closed, name)}
