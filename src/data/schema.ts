@@ -107,6 +107,8 @@ const ai_agents = new Table({
   communication_style: text,
   humor_style: text,
   autonomy_level: text,
+  /** When medium or high autonomy began (set in SQL, 0123): the Wingman acts only on matches made since. */
+  autonomy_since: text,
   auto_match_threshold: integer,
   personality_traits: text,
   interests: text,

@@ -1,7 +1,7 @@
 // The AI Wingman's settings (issue 17, first part): a free member creates the one agent their plan allows
 // (autonomy low), edits it and meets the limit's text on a second; on Connector the member has two, switches
 // the active one and deletes it, and the one left becomes active on the next visit; at phone and desktop
-// sizes, with no serious accessibility violation.
+// sizes, with no serious accessibility violation; "test your agent" answers as the agent.
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { getMemberId, getServiceAuth, serviceWrite } from './support/service-role.ts';
@@ -56,6 +56,16 @@ for (const viewport of [
       page.getByText('Free users can create 1 AI agent. Upgrade to create more advanced agents.'),
     ).toBeVisible();
     await expect(agents).toHaveCount(1);
+
+    // Test your agent: asked here, it answers as Cupid (the built-in coach, no model in journeys), labelled.
+    await agents.first().getByRole('button', { name: 'Edit Cupid' }).click();
+    const preview = page.getByRole('region', { name: 'Test Cupid' });
+    await preview.getByLabel('Ask Cupid something').fill('How should I start a chat?');
+    await preview.getByRole('button', { name: 'Ask' }).click();
+    const reply = preview.getByTestId('agent-preview-answer');
+    await expect(reply).toContainText('Cupid (AI) · Built-in coach', { timeout: 30_000 });
+    await expect(reply).not.toContainText('Writing...');
+    await expectNoSeriousA11yViolations(page);
 
     // The edit reached the server.
     const auth = await getServiceAuth(request, baseURL!);

@@ -168,6 +168,30 @@ describe('lovy-chat with a language model', () => {
     expect(peer.requests).toHaveLength(1);
   });
 
+  it('a question asked of one agent ("test your agent") is answered as that agent, not the active one', async () => {
+    const bob = await createMember(t);
+    await t.db.query(
+      `insert into public.subscriptions (user_id, plan_id, billing_cycle, status, current_period_end, stripe_customer_id)
+       values ($1, 'connector', 'monthly', 'active', now() + interval '30 days', 'cus_preview')`,
+      [bob.id],
+    );
+    await addAgent(t, bob, 'Cupid');
+    const { rows } = await t.db.query<{ id: string }>(
+      `insert into public.ai_agents (user_id, name, communication_style, humor_style, is_active)
+       values ($1, 'Sage', 'calm', 'dry', false) returning id`,
+      [bob.id],
+    );
+    const sage = rows[0]!.id;
+    const { rows: q } = await t.db.query<{ id: string }>(
+      `insert into public.lovy_messages (user_id, agent_id, role, content) values ($1, $2, 'user', 'Who are you?')
+       returning id`,
+      [bob.id, sage],
+    );
+    await answer(t, bob, q[0]!.id);
+    expect(peer.requests[0]!.body.messages[0]!.content).toContain('Agent name: Sage');
+    expect((await storedAnswer(t, q[0]!.id))[0]!.agent_id).toBe(sage);
+  });
+
   it('a slow first token still streams to the end', async () => {
     peer.mode = 'slow';
     const question = await ask(t, ada, 'How do I stand out?');

@@ -20,6 +20,7 @@ import {
 import { useAuth } from '../../session/auth-context.tsx';
 import { useEntitlement } from '../../session/use-entitlement.ts';
 import { toast } from '../../ui/toast-store.ts';
+import { AgentPreview } from './agent-preview.tsx';
 import { WingmanPanel } from './wingman-panel.tsx';
 
 interface AgentRow {
@@ -288,6 +289,7 @@ export default function AgentSettingsPage() {
                   }}
                 />
               )}
+              {editing === a.id && <AgentPreview me={me} agent={a} />}
             </li>
           ))}
         </ul>

@@ -5,7 +5,8 @@
 // OpenAI-compatible model (or, with none configured, the built-in coach), streams the reply as server-sent
 // events and stores it as the service role. Errors reach the chat as an assistant message in the spec's words.
 //
-// Body: {question_id, conversation_id?}. Answers `text/event-stream`: `delta` events ({text}) while the
+// Body: {question_id, conversation_id?}. A question that names an agent (agent_id) is answered as that agent,
+// else as the member's active one. Answers `text/event-stream`: `delta` events ({text}) while the
 // reply is written, then one `done` event with the stored row ({id, content, source}). A question already
 // answered gets its answer as JSON ({answer}); a refusal is JSON ({error, code}) with a 4xx.
 import OpenAI from 'openai';
@@ -92,7 +93,7 @@ export async function handler(req: Request): Promise<Response> {
       findCaller(req),
       member
         .from('lovy_messages')
-        .select('id, content, role')
+        .select('id, content, role, agent_id')
         .eq('id', questionId)
         .eq('role', 'user')
         .maybeSingle(),
@@ -114,7 +115,18 @@ export async function handler(req: Request): Promise<Response> {
     return json({ error: 'You must be logged in to chat with Lovy.', code: 'NOT_SIGNED_IN' }, 401);
   if (!question) return json({ error: 'That question was not found.', code: 'NOT_FOUND' }, 404);
   if (existing) return json({ answer: existing });
-  const agent = agents?.[0] as (LovyAgent & { id: string }) | undefined;
+  let agent = agents?.[0] as (LovyAgent & { id: string }) | undefined;
+  // A question asked of one agent ("test your agent" on the agent settings) is answered as that agent; the
+  // member's own agents only (row-level security), one more read only then.
+  const askedAgent = question['agent_id'] as string | null;
+  if (askedAgent && askedAgent !== agent?.id) {
+    const { data: asked } = await member
+      .from('ai_agents')
+      .select('id, name, description, communication_style, humor_style, system_prompt')
+      .eq('id', askedAgent)
+      .maybeSingle();
+    agent = (asked as (LovyAgent & { id: string }) | null) ?? undefined;
+  }
   if (!agent) return json({ error: 'No AI agent available', code: 'NO_AGENT' }, 404);
   if (typeof conversationId === 'string' && !conversation)
     return json({ error: 'That conversation was not found.', code: 'NOT_FOUND' }, 404);
