@@ -60,7 +60,7 @@ create table public.agent_activity (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null references public.profiles (id) on delete cascade,
   agent_id uuid references public.ai_agents (id) on delete set null,
-  kind text not null constraint agent_activity_kind_check check (kind in ('like', 'message')),
+  kind text not null constraint agent_activity_kind_check check (kind in ('like', 'message', 'draft')),
   -- The other member the action concerns.
   target_id uuid references public.profiles (id) on delete cascade,
   -- Their public first name when the agent acted (the log still says whom after an undo or unmatch).
@@ -206,17 +206,24 @@ begin
     if m.autonomy_level = 'medium' then
       if coalesce((select p.is_subscribed from public.get_agent_plan_for(m.user_id) p), false)
          and m.autonomy_since is not null then
-        insert into public.agent_drafts (user_id, agent_id, conversation_id, recipient_id, content)
-        select m.user_id, m.agent_id, cv.id,
-          case when cv.participant1_id = m.user_id then cv.participant2_id else cv.participant1_id end,
-          m.first_message
-        from public.matches mt
-        join public.conversations cv on cv.match_id = mt.id
-        where (mt.user_id_1 = m.user_id or mt.user_id_2 = m.user_id)
-          and mt.created_at >= m.autonomy_since
-          and not exists (select 1 from public.messages x where x.conversation_id = cv.id)
-          and not app_private.is_hidden_pair(mt.user_id_1, mt.user_id_2)
-        on conflict on constraint agent_drafts_one_per_conversation do nothing;
+        with drafted as (
+          insert into public.agent_drafts (user_id, agent_id, conversation_id, recipient_id, content)
+          select m.user_id, m.agent_id, cv.id,
+            case when cv.participant1_id = m.user_id then cv.participant2_id else cv.participant1_id end,
+            m.first_message
+          from public.matches mt
+          join public.conversations cv on cv.match_id = mt.id
+          where (mt.user_id_1 = m.user_id or mt.user_id_2 = m.user_id)
+            and mt.created_at >= m.autonomy_since
+            and not exists (select 1 from public.messages x where x.conversation_id = cv.id)
+            and not app_private.is_hidden_pair(mt.user_id_1, mt.user_id_2)
+          on conflict on constraint agent_drafts_one_per_conversation do nothing
+          returning recipient_id
+        )
+        insert into public.agent_activity (user_id, agent_id, kind, target_id, target_name, reason)
+        select m.user_id, m.agent_id, 'draft', d.recipient_id, pp.name,
+          'A first message for your new match, waiting in the conversation for you to send, edit or discard'
+        from drafted d left join public.public_profiles pp on pp.id = d.recipient_id;
         get diagnostics new_count = row_count;
         actions := actions + new_count;
       end if;

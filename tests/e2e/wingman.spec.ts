@@ -317,6 +317,15 @@ test('a medium-autonomy agent drafts the first message; starters from shared int
       },
     ]);
 
+  // Her Wingman's log lists both drafts.
+  await page.goto('/agent-settings');
+  const log = page.getByRole('list', { name: 'Wingman activity' });
+  await expect(
+    log.getByTestId('wingman-activity').filter({ hasText: 'Drafted a first message to' }),
+  ).toHaveCount(2, {
+    timeout: 30_000,
+  });
+
   // Gus: she discards the draft; starters from what they share take its place; a turned-down topic goes.
   await open('Gus');
   await page

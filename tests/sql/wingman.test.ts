@@ -285,6 +285,8 @@ describe.each(getDatabaseKinds())('the Wingman on %s', (kind) => {
       },
     ]);
     expect((await db.query('select 1 from public.messages where sender_id = $1', [ada])).rows).toEqual([]);
+    // Her log says so, once.
+    expect((await activity(ada)).map((a) => [a.kind, a.target_id])).toEqual([['draft', ben]]);
     // Ben never sees her drafts; she moves only the status, once.
     expect(
       (await asActor(db, member(ben), (tx) => tx.query('select id from public.agent_drafts'))).rows,

@@ -2,7 +2,7 @@
 // whether other members' agents may write to this member, and every action the agent took with its reason (undo
 // for a like that made no match). Switches live in the replica (wingman_settings) and work offline; the log is
 // written by the server's job (0123) and synced here.
-import { Heart, MessageCircle, Pause, Play, Undo2 } from 'lucide-react';
+import { Heart, MessageCircle, Pause, PenLine, Play, Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import { useQuery, useReplica } from '../../data/replica.tsx';
 import { getSupabase } from '../../data/supabase-client.ts';
@@ -17,7 +17,7 @@ interface SettingsRow {
 
 interface ActivityRow {
   id: string;
-  kind: 'like' | 'message';
+  kind: 'like' | 'message' | 'draft';
   target_id: string | null;
   target_name: string | null;
   reason: string;
@@ -34,6 +34,7 @@ export const WINGMAN_HARD_CAPS = { likeCap: 25, messageCap: 10 } as const;
 const KIND_WORDS: Record<ActivityRow['kind'], string> = {
   like: 'Liked',
   message: 'Sent the first message to',
+  draft: 'Drafted a first message to',
 };
 
 function formatWhen(iso: string): string {
@@ -207,6 +208,8 @@ export function WingmanPanel({ me, highAutonomy }: { me: string; highAutonomy: b
               <div className="flex items-start gap-2">
                 {a.kind === 'like' ? (
                   <Heart aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary" />
+                ) : a.kind === 'draft' ? (
+                  <PenLine aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary" />
                 ) : (
                   <MessageCircle aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary" />
                 )}
