@@ -1,8 +1,9 @@
-// Layout of the signed-in area: sidebar (Ctrl/Cmd+B), account banners, theme menu and sign-out.
+// Layout of the signed-in area: sidebar (Ctrl/Cmd+B, not while typing), the phone menu (closes on navigation,
+// Escape and a tap outside), account banners, theme menu and sign-out.
 // Presence and session rules run for every signed-in page, this layout's or not (SignedInRules in app.tsx).
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Menu } from 'lucide-react';
-import { Link, Outlet } from 'react-router-dom';
+import { Link, Outlet, useLocation } from 'react-router-dom';
 import { DeletionBanner, PauseBanner } from '../features/accounts/account-banners.tsx';
 import { MemberNav, SidebarAccount, useSidebarSignOut } from './member-sidebar.tsx';
 import { ThemeMenu } from '../ui/theme-menu.tsx';
@@ -49,6 +50,9 @@ export function MemberLayout() {
 
   useEffect(() => {
     function onKey(e: KeyboardEvent) {
+      // Ctrl+B in a text field is the field's (bold, or nothing): never the sidebar.
+      const t = e.target as HTMLElement | null;
+      if (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return;
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'b') {
         e.preventDefault();
         setExpanded((x) => !x);
@@ -59,6 +63,7 @@ export function MemberLayout() {
   }, []);
 
   const signOut = useSidebarSignOut();
+  const mobileMenu = useClosingMenu();
 
   return (
     <div className="flex min-h-screen bg-bg text-fg">
@@ -99,8 +104,11 @@ export function MemberLayout() {
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex items-center justify-between gap-1 border-b border-border px-2 py-2 md:gap-2 md:px-4">
           <nav aria-label="Member mobile" className="md:hidden">
-            <details>
-              <summary className="btn-ghost cursor-pointer">Menu</summary>
+            <details ref={mobileMenu}>
+              <summary className="btn-ghost flex cursor-pointer items-center gap-1">
+                <Menu aria-hidden="true" className="size-5" />
+                Menu
+              </summary>
               <div className="absolute z-50 mt-2 max-h-[80vh] w-[min(23.4rem,90vw)] overflow-y-auto rounded-lg border border-border bg-card p-2 shadow-lg">
                 <MemberNav expanded />
               </div>
@@ -140,4 +148,43 @@ export function MemberLayout() {
       </div>
     </div>
   );
+}
+
+/**
+ * A <details> menu that closes when the page changes (a link inside followed), on Escape (focus back on its
+ * button) and on a tap or click outside it.
+ */
+function useClosingMenu() {
+  const ref = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+  useEffect(() => {
+    if (ref.current) ref.current.open = false;
+  }, [location.pathname, location.search]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const menu = ref.current;
+      if (e.key !== 'Escape' || !menu?.open) return;
+      menu.open = false;
+      menu.querySelector('summary')?.focus();
+    };
+    const onPointer = (e: PointerEvent) => {
+      const menu = ref.current;
+      if (menu?.open && !menu.contains(e.target as Node)) menu.open = false;
+    };
+    const onClick = (e: MouseEvent) => {
+      // A link to the page already shown changes no location: close on following any link inside.
+      const menu = ref.current;
+      if (menu?.open && (e.target as Element | null)?.closest?.('a') && menu.contains(e.target as Node))
+        menu.open = false;
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('click', onClick);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('click', onClick);
+    };
+  }, []);
+  return ref;
 }

@@ -123,10 +123,12 @@ test('two members: profile with a photo, discovery, like and like back, match po
   await expect(a.getByRole('dialog').getByText("It's a Match!")).toBeVisible({ timeout: 30_000 });
   await expect(a.getByText('You and Bruno liked each other!')).toBeVisible();
   await expectNoSeriousA11yViolations(a);
-  await a.getByRole('button', { name: 'Keep Swiping' }).click();
+  // Escape closes the popup; "Send Message" opens the new conversation itself.
+  await a.keyboard.press('Escape');
   await expect(a.getByRole('dialog')).toHaveCount(0);
   await b.getByRole('button', { name: 'Send Message' }).click();
-  await expect(b).toHaveURL(/\/messages$/);
+  await expect(b).toHaveURL(/\/messages\?c=[0-9a-f-]{36}$/);
+  await expect(b.getByRole('heading', { name: 'Alice', level: 2 })).toBeVisible();
 
   // My Matches lists the other member on both sides.
   await a.goto('/match-list');

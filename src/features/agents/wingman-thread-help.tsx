@@ -1,6 +1,6 @@
-// The Wingman in a conversation (issue 17), above the message box, when the member has an active agent: a
-// draft the agent prepared (medium autonomy) to send as it is, edit or discard, and, in a conversation nobody
-// has written in yet, two or three conversation starters from what both share. Each is labelled as AI help and
+// The Wingman in a conversation (issue 17), above the message box: a draft the member's agent prepared (medium
+// autonomy) to send as it is, edit or discard, and, in a conversation nobody has written in yet, two or three
+// conversation starters from what both share (from the agent, or the built-in coach for a member without one). Each is labelled as AI help and
 // takes a thumbs up or down; a turned-down topic is never offered again. Nothing is sent without the member.
 import { Check, Pencil, Sparkles, ThumbsDown, ThumbsUp, X } from 'lucide-react';
 import { useMemo } from 'react';
@@ -40,8 +40,8 @@ export interface WingmanThreadHelpProps {
   isEmpty: boolean;
   /** Sends the agent's text as it is, marked as AI-written. */
   onSendAsIs: (content: string, agentName: string) => Promise<void>;
-  /** Puts the agent's text in the message box for the member to change. */
-  onUse: (content: string, agentName: string) => void;
+  /** Puts the agent's (or, with no agent, the built-in coach's) text in the message box for the member to change. */
+  onUse: (content: string, agentName: string | undefined) => void;
 }
 
 export function WingmanThreadHelp(props: WingmanThreadHelpProps) {
@@ -81,8 +81,6 @@ export function WingmanThreadHelp(props: WingmanThreadHelpProps) {
       }),
     [interests, feedback, otherName],
   );
-  if (!agent) return null;
-
   async function rate(subject: 'draft' | 'starter', ref: string, rating: 'up' | 'down') {
     try {
       await db.writeTransaction(async (tx) => {
@@ -139,7 +137,7 @@ export function WingmanThreadHelp(props: WingmanThreadHelpProps) {
     );
   };
 
-  if (draft)
+  if (draft && agent)
     return (
       <section
         aria-label="Draft from your Wingman"
@@ -193,7 +191,7 @@ export function WingmanThreadHelp(props: WingmanThreadHelpProps) {
     >
       <p className="flex items-center gap-1 text-xs font-medium text-muted">
         <Sparkles aria-hidden="true" className="size-3" />
-        {agent.name} (AI) suggests talking about
+        {agent ? `${agent.name} (AI) suggests talking about` : 'Conversation starters from the built-in coach'}
       </p>
       <ul className="space-y-1">
         {starters.map((s) => (
@@ -201,7 +199,7 @@ export function WingmanThreadHelp(props: WingmanThreadHelpProps) {
             <button
               type="button"
               className="btn-ghost text-left text-sm"
-              onClick={() => onUse(s.opener, agent.name)}
+              onClick={() => onUse(s.opener, agent?.name)}
             >
               <span className="font-medium">{s.topic}</span>
               {s.shared ? ' (you both like it)' : ''}

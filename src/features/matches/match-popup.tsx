@@ -1,4 +1,5 @@
-// The match popup (spec §2): shown when a new match row involving the member appears in the replica.
+// The match popup (spec §2): shown when a new match row involving the member appears in the replica; Escape
+// or a tap outside closes it, "Send Message" opens the new conversation.
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
@@ -24,10 +25,25 @@ export function MatchPopup() {
     if (fresh) setShown(fresh);
   }, [matches, isLoading]);
 
+  // Escape closes it, as a tap outside does.
+  useEffect(() => {
+    if (!shown) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setShown(undefined);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [shown]);
+
   if (!shown) return null;
   const name = shown.name ?? 'your match';
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/60 p-4">
+    <div
+      className="fixed inset-0 z-50 flex items-center justify-center bg-black/60 p-4"
+      onClick={(e) => {
+        if (e.target === e.currentTarget) setShown(undefined);
+      }}
+    >
       <div
         role="dialog"
         aria-modal="true"
@@ -52,7 +68,8 @@ export function MatchPopup() {
             className="btn-primary"
             onClick={() => {
               setShown(undefined);
-              void navigate('/messages');
+              // Straight into the new conversation (its row may still be on its way: then the inbox).
+              void navigate(shown.conversation_id ? `/messages?c=${shown.conversation_id}` : '/messages');
             }}
           >
             Send Message

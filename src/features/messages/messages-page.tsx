@@ -509,7 +509,8 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
           onUse={(content, agent) => {
             setText(content);
             keepUnsentText(draftKey, content);
-            aiText.current = { text: content, agent };
+            // Text from the member's agent is marked when sent unchanged; the coach's templates are not AI.
+            aiText.current = agent ? { text: content, agent } : undefined;
           }}
         />
       )}

@@ -1,0 +1,49 @@
+// Navigation that gets out of the way (issue 20): on a phone the member menu closes when a link in it is
+// followed, on Escape (focus back on its button) and on a tap outside; on a desktop Ctrl+B toggles the sidebar
+// but never while the member types in a field.
+import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import { test } from './support/test.ts';
+
+test('the phone menu closes on navigation, Escape and a tap outside; Ctrl+B leaves text fields alone', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await acceptNecessaryCookies(page);
+  await signUpAndConfirm(page, request, makeEmail('nav'));
+  await page.goto('/dashboard');
+  const menu = page.locator('nav[aria-label="Member mobile"] details');
+  const button = menu.locator('summary');
+  await expect(button).toBeVisible({ timeout: 30_000 });
+
+  await button.click();
+  await expect(menu).toHaveAttribute('open', '');
+  await menu.getByRole('link', { name: 'Find Matches' }).click();
+  await expect(page).toHaveURL(/\/find-matches$/);
+  await expect(menu).not.toHaveAttribute('open');
+
+  await button.click();
+  await expect(menu).toHaveAttribute('open', '');
+  await page.keyboard.press('Escape');
+  await expect(menu).not.toHaveAttribute('open');
+  await expect(button).toBeFocused();
+
+  // A tap beside the menu's panel (it is at most 90% of the screen wide).
+  await button.click();
+  await expect(menu).toHaveAttribute('open', '');
+  await page.mouse.click(385, 700);
+  await expect(menu).not.toHaveAttribute('open');
+
+  // Desktop: Ctrl+B toggles the sidebar, except in a text field.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/profile');
+  const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
+  await expect(sidebar).toHaveAttribute('data-state', 'expanded', { timeout: 30_000 });
+  const field = page.getByRole('textbox').first();
+  await field.click();
+  await page.keyboard.press('Control+b');
+  await expect(sidebar).toHaveAttribute('data-state', 'expanded');
+  await page.getByRole('heading', { level: 1 }).click();
+  await page.keyboard.press('Control+b');
+  await expect(sidebar).toHaveAttribute('data-state', 'collapsed');
+});
