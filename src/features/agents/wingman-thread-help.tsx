@@ -191,7 +191,9 @@ export function WingmanThreadHelp(props: WingmanThreadHelpProps) {
     >
       <p className="flex items-center gap-1 text-xs font-medium text-muted">
         <Sparkles aria-hidden="true" className="size-3" />
-        {agent ? `${agent.name} (AI) suggests talking about` : 'Conversation starters from the built-in coach'}
+        {agent
+          ? `${agent.name} (AI) suggests talking about`
+          : 'Conversation starters from the built-in coach'}
       </p>
       <ul className="space-y-1">
         {starters.map((s) => (
