@@ -98,6 +98,15 @@ test('the deck refreshes itself when she changes her preferences; swipes wait wh
   await skipUntilShown(m, idN);
   await expect(m.getByRole('button', { name: 'Look again' })).toHaveCount(0);
   await expectNoSeriousA11yViolations(m);
+  // Like and Skip are on screen without scrolling, on a phone and on a desktop.
+  for (const size of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
+    await m.setViewportSize(size);
+    for (const name of ['Like', 'Skip'])
+      await expect(m.getByRole('button', { name, exact: true })).toBeInViewport({ ratio: 1 });
+  }
   // Other members ahead of Nolan in her deck may have been skipped.
   const swiped = await countLocalInteractions(m, idM);
 

@@ -364,7 +364,11 @@ export default function DiscoveryPage() {
       {current ? (
         <>
           <Card key={current.id} row={current} />
-          <div className="flex justify-center gap-3">
+          {/* Always on screen: the decision never needs a scroll, whatever the card's length. */}
+          <div
+            className="sticky bottom-0 z-10 -mx-4 flex justify-center gap-3 border-t border-border bg-bg px-4 py-3 md:mx-0 md:rounded-lg md:border"
+            data-testid="deck-actions"
+          >
             <button
               type="button"
               className="btn-secondary"
