@@ -151,6 +151,11 @@ test('a high-autonomy agent likes at its threshold, writes its first message lab
     .filter({ hasText: 'A fellow hiker' });
   await expect(bubble.getByTestId('ai-label')).toHaveText('Written with AI help');
   await expectNoSeriousA11yViolations(page);
+  // On a phone the thread has the screen to itself, and a way back to the list.
+  await expect(page.getByRole('list', { name: 'Conversations' })).toBeHidden();
+  await page.getByRole('button', { name: 'Back to conversations' }).click();
+  await expect(page.getByRole('list', { name: 'Conversations' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Conversation with Ben' })).toHaveCount(0);
 
   // Paused, the Wingman leaves a new compatible member alone; resumed, it likes them.
   await page.goto('/agent-settings');

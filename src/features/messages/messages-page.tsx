@@ -1,7 +1,7 @@
 // /messages: the conversation list (last message, unread, online) and the open thread, all from the local replica.
 import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { Sparkles } from 'lucide-react';
+import { ArrowLeft, Sparkles } from 'lucide-react';
 import { useQuery as useTanstackQuery } from '@tanstack/react-query';
 import { useAuth } from '../../session/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
@@ -214,7 +214,7 @@ function Bubble({ m, mine, pending }: { m: MessageRow; mine: boolean; pending: b
   );
 }
 
-function Thread({ c, me }: { c: ConversationSummary; me: string }) {
+function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack: () => void }) {
   const db = useReplica();
   const { messages, hasEarlier, loadEarlier } = useThreadMessages(c.id);
   const pending = usePendingIds('messages');
@@ -435,9 +435,14 @@ function Thread({ c, me }: { c: ConversationSummary; me: string }) {
   }
 
   return (
-    <section aria-label={`Conversation with ${name}`} className="flex h-full min-h-[60vh] flex-col">
+    <section aria-label={`Conversation with ${name}`} className="flex h-full min-h-0 flex-col">
       <header className="flex items-center justify-between gap-2 border-b border-border p-3">
         <div className="flex items-center gap-3">
+          {/* Phones show the list or the thread: back to the list. */}
+          <button type="button" className="btn-ghost px-2 md:hidden" onClick={onBack}>
+            <ArrowLeft aria-hidden="true" className="size-5" />
+            <span className="sr-only">Back to conversations</span>
+          </button>
           <MemberPhoto
             path={firstPhoto(c.other_photos)}
             alt=""
@@ -601,8 +606,12 @@ export default function MessagesPage() {
           </span>
         )}
       </div>
-      <div className="card grid min-h-[60vh] grid-cols-1 gap-0 p-0 md:grid-cols-[18rem_1fr]">
-        <nav aria-label="Conversation list" className="border-b border-border md:border-r md:border-b-0">
+      {/* The thread fills the screen's height at every size; on a phone the list and the thread take turns. */}
+      <div className="card grid h-[calc(100dvh-10rem)] min-h-[28rem] grid-cols-1 gap-0 p-0 md:grid-cols-[18rem_1fr]">
+        <nav
+          aria-label="Conversation list"
+          className={`min-h-0 overflow-y-auto md:block md:border-r md:border-border ${selected ? 'hidden' : ''}`}
+        >
           {isLoading ? (
             <p className="p-4">Loading...</p>
           ) : (
@@ -614,9 +623,9 @@ export default function MessagesPage() {
             />
           )}
         </nav>
-        <div>
+        <div className={`min-h-0 ${selected ? '' : 'hidden md:block'}`}>
           {selected ? (
-            <Thread key={selected.id} c={selected} me={me} />
+            <Thread key={selected.id} c={selected} me={me} onBack={() => setParams({})} />
           ) : (
             <p className="p-6 text-muted">Choose a conversation to start messaging.</p>
           )}
