@@ -108,6 +108,9 @@ test('two members: profile with a photo, discovery, like and like back, match po
   // B sees the like (badge and likes page) and likes back.
   await findInDeck(b, idA);
   await expect(b.getByTestId('likes-badge').first()).toBeVisible({ timeout: 90_000 });
+  // The dashboard counts the like waiting for an answer, as the likes page lists it.
+  await b.goto('/dashboard');
+  await expect(b.getByTestId('stat-likes-waiting')).toHaveText('1', { timeout: 30_000 });
   await b.goto('/likes');
   const like = b.getByTestId('received-like').filter({ hasText: 'Alice' });
   await expect(like).toBeVisible({ timeout: 20_000 });
@@ -137,6 +140,10 @@ test('two members: profile with a photo, discovery, like and like back, match po
   await a.goto('/profile');
   await expect(a.getByRole('heading', { name: 'My Profile' })).toBeVisible();
   await expectNoSeriousA11yViolations(a);
+  // One completeness rule: My Profile and the dashboard show the same figure.
+  const percent = (await a.getByText(/^Profile \d+% complete$/).textContent())!.match(/\d+/)![0];
+  await a.goto('/dashboard');
+  await expect(a.getByText(`${percent}% complete`, { exact: true })).toBeVisible({ timeout: 30_000 });
 
   // Blocking from the likes page: a third member who liked B disappears for B, and B from their deck.
   const emailC = makeEmail('carol');

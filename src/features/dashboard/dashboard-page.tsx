@@ -36,10 +36,12 @@ function Stat({ label, value, to }: { label: string; value: number | string; to:
 export default function DashboardPage() {
   const { user } = useAuth();
   const me = user?.id ?? '';
+  // The likes page's count: likes received and not answered yet (no like back or skip, no block).
   const { data: likes } = useQuery<{ n: number }>(
     `select count(*) as n from user_interactions ui
      where ui.target_id = ?1 and ui.interaction_type = 'like'
-       and ui.created_at > coalesce((select likes_seen_at from profiles where id = ?1), '')`,
+       and not exists (select 1 from user_interactions back where back.user_id = ?1 and back.target_id = ui.user_id)
+       and not exists (select 1 from blocked_users b where b.blocker_id = ?1 and b.blocked_id = ui.user_id)`,
     [me],
   );
   const { data: matches } = useQuery<{ n: number }>(
@@ -47,8 +49,9 @@ export default function DashboardPage() {
     [me],
   );
   const { data: profile, isLoading } = useQuery<CompletenessInput>(
-    `select name, birthday, gender, bio, city, career, photos, interests, match_preferences_completed,
-       (select count(*) from profile_answers where user_id = ?1) as answers
+    `select name, birthday, gender, looking_for, relationship_goals, bio, city, career, education_level, photos,
+       interests, (select count(*) from profile_answers where user_id = ?1) as answers,
+       exists (select 1 from match_preferences where id = ?1) as has_preferences
      from profiles where id = ?1`,
     [me],
   );
@@ -66,7 +69,7 @@ export default function DashboardPage() {
           Your activity
         </h2>
         <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
-          <Stat label="New likes" value={likes[0]?.n ?? 0} to="/likes" />
+          <Stat label="Likes waiting" value={likes[0]?.n ?? 0} to="/likes" />
           <Stat label="Matches" value={matches[0]?.n ?? 0} to="/match-list" />
           <Stat label="Unread messages" value={unreadMessages} to="/messages" />
           <Stat label="Notifications" value={unreadNotifications} to="/notifications" />

@@ -1,47 +1,60 @@
-// Profile completeness: percent of steps done and the first step left.
+// The dashboard reads the replica's row into the shared rule: the same figure as My Profile for the same profile.
 import { describe, expect, it } from 'vitest';
-import { getProfileCompleteness, PROFILE_STEPS, type CompletenessInput } from './profile-completeness.ts';
+import { getCompleteness } from '../profile/profile-rules.ts';
+import { getProfileCompleteness, type CompletenessInput } from './profile-completeness.ts';
 
-const empty: CompletenessInput = {
-  name: null,
-  birthday: null,
-  gender: null,
-  bio: null,
-  city: null,
-  career: null,
-  photos: '[]',
-  interests: '[]',
-  match_preferences_completed: 0,
-  answers: 0,
-};
-const full: CompletenessInput = {
+const row: CompletenessInput = {
   name: 'Ann',
   birthday: '1990-01-01',
   gender: 'woman',
+  looking_for: '["man"]',
+  relationship_goals: 'long-term',
   bio: 'Hi',
   city: 'Oslo',
   career: 'Nurse',
+  education_level: null,
   photos: '["a/1.jpg"]',
-  interests: '["a","b","c"]',
-  match_preferences_completed: 1,
+  interests: '["a","b"]',
   answers: 4,
+  has_preferences: 1,
 };
 
-describe('profile completeness', () => {
-  it('is 0 % with the name as next step for an empty profile and 100 % with none for a full one', () => {
-    expect(getProfileCompleteness(empty)).toEqual({
-      percent: 0,
-      next: { label: 'Add your name', to: '/profile' },
-    });
-    expect(getProfileCompleteness(full)).toEqual({ percent: 100, next: undefined });
+describe('dashboard completeness', () => {
+  it('agrees with My Profile on the same profile', () => {
+    const mine = getCompleteness(
+      {
+        name: 'Ann',
+        birthday: '1990-01-01',
+        gender: 'woman',
+        looking_for: ['man'],
+        relationship_goals: 'long-term',
+        relationship_status: '',
+        bio: 'Hi',
+        interests: ['a', 'b'],
+        career: 'Nurse',
+        industry: '',
+        education_level: '',
+        languages: [],
+        height: '',
+        height_unit: 'cm',
+        city: 'Oslo',
+        state: '',
+        country: '',
+        location_lat: null,
+        location_lng: null,
+        photos: ['a/1.jpg'],
+      },
+      4,
+      true,
+    );
+    const shown = getProfileCompleteness(row);
+    expect(shown.percent).toBe(mine.percent);
+    expect(shown.missing).toEqual(mine.missing);
+    expect(shown.next).toEqual({ label: 'Write a short bio', to: '/profile' });
   });
-  it('names the first missing step and counts each step once', () => {
-    const r = getProfileCompleteness({ ...full, interests: '["a","b"]', answers: 0 });
-    expect(r.next?.label).toBe('Pick at least 3 interests');
-    expect(r.percent).toBe(Math.round(((PROFILE_STEPS.length - 2) / PROFILE_STEPS.length) * 100));
-  });
-  it('treats whitespace and broken JSON as missing', () => {
-    expect(getProfileCompleteness({ ...full, bio: '   ' }).next?.label).toBe('Write a short bio');
-    expect(getProfileCompleteness({ ...full, photos: 'not json' }).next?.label).toBe('Add a photo');
+  it('treats broken JSON as nothing there', () => {
+    expect(getProfileCompleteness({ ...row, photos: 'not json', bio: 'x'.repeat(25) }).next?.label).toBe(
+      'Add a photo',
+    );
   });
 });

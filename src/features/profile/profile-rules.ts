@@ -1,5 +1,10 @@
 // Profile and match-preference checks mirrored from supabase/migrations/0001 and 0005 (SQL stays the authority),
 // and the completeness meter. Pure: unit-tested.
+import {
+  getProfileCompleteness,
+  MIN_ANSWERS,
+  type ProfileCompleteness,
+} from '../../domain/profile-completeness.ts';
 import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
 
 export const GENDER_OPTIONS = ['woman', 'man', 'non-binary', 'other'] as const;
@@ -23,7 +28,7 @@ export const EDUCATION_OPTIONS = [
   'other',
 ] as const;
 export const MAX_PHOTOS = 6;
-export const MIN_ANSWERS = 10;
+export { MIN_ANSWERS };
 
 export interface ProfileDraft {
   name: string;
@@ -143,30 +148,24 @@ export function splitList(text: string): string[] {
   ];
 }
 
-export interface Completeness {
-  percent: number;
-  missing: string[];
-}
+export type Completeness = Pick<ProfileCompleteness, 'percent' | 'missing'>;
 
-/** What a complete profile has; each step weighs the same. */
+/** What a complete profile has (src/domain/profile-completeness.ts, the rule every screen shares). */
 export function getCompleteness(p: ProfileDraft, answers: number, hasPreferences: boolean): Completeness {
-  const steps: [boolean, string][] = [
-    [p.photos.length > 0, 'a photo'],
-    [p.name.trim() !== '', 'your name'],
-    [p.birthday !== '', 'your date of birth'],
-    [p.gender !== '', 'your gender'],
-    [p.looking_for.length > 0, 'who you are looking for'],
-    [p.relationship_goals !== '', 'your relationship goal'],
-    [p.bio.trim().length >= 20, 'a bio (20 characters or more)'],
-    [p.interests.length >= 3, 'at least 3 interests'],
-    [p.city !== '', 'your city'],
-    [p.career.trim() !== '' || p.education_level !== '', 'your career or education'],
-    [answers >= MIN_ANSWERS, `at least ${MIN_ANSWERS} questionnaire answers`],
-    [hasPreferences, 'your match preferences'],
-  ];
-  const done = steps.filter(([ok]) => ok).length;
-  return {
-    percent: Math.round((100 * done) / steps.length),
-    missing: steps.filter(([ok]) => !ok).map(([, m]) => m),
-  };
+  const { percent, missing } = getProfileCompleteness({
+    photos: p.photos.length,
+    name: p.name,
+    birthday: p.birthday,
+    gender: p.gender,
+    lookingFor: p.looking_for.length,
+    relationshipGoal: p.relationship_goals,
+    bio: p.bio,
+    interests: p.interests.length,
+    city: p.city,
+    career: p.career,
+    educationLevel: p.education_level,
+    answers,
+    hasPreferences,
+  });
+  return { percent, missing };
 }
