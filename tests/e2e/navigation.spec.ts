@@ -1,7 +1,8 @@
 // Navigation that gets out of the way (issue 20): on a phone the member menu closes when a link in it is
 // followed, on Escape (focus back on its button) and on a tap outside; on a desktop Ctrl+B toggles the sidebar
-// but never while the member types in a field.
+// but never while the member types in a field; likes in a row are one notification.
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import { getMemberId, getServiceAuth, serviceWrite } from './support/service-role.ts';
 import { test } from './support/test.ts';
 
 test('the phone menu closes on navigation, Escape and a tap outside; Ctrl+B leaves text fields alone', async ({
@@ -46,4 +47,33 @@ test('the phone menu closes on navigation, Escape and a tap outside; Ctrl+B leav
   await page.getByRole('heading', { level: 1 }).click();
   await page.keyboard.press('Control+b');
   await expect(sidebar).toHaveAttribute('data-state', 'collapsed');
+});
+
+test('likes in a row are one notification, "3 people liked you", read all at once', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await acceptNecessaryCookies(page);
+  const email = makeEmail('grouped');
+  await signUpAndConfirm(page, request, email);
+  const auth = await getServiceAuth(request, baseURL!);
+  const id = await getMemberId(request, auth, email);
+  for (let i = 0; i < 3; i++)
+    await serviceWrite(request, auth, 'post', '/rest/v1/notifications', {
+      user_id: id,
+      type: 'like',
+      title: 'Someone liked you',
+      body: 'See who likes you on your Likes page.',
+      link: '/likes',
+    });
+  await page.goto('/notifications');
+  const list = page.getByRole('list', { name: 'Notifications' });
+  await expect(list.getByRole('listitem')).toHaveCount(1, { timeout: 30_000 });
+  await expect(list.getByRole('listitem')).toContainText('3 people liked you');
+  await expect(page.locator('#main').getByRole('status')).toHaveText('3 unread');
+  await list.getByRole('button', { name: 'Mark "3 people liked you" as read' }).click();
+  await expect(page.getByText('You are all caught up.')).toBeVisible();
+  await expect(list.getByRole('listitem')).toHaveAttribute('data-read', 'true');
 });

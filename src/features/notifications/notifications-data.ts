@@ -1,4 +1,5 @@
-// Notifications on the local replica: newest first, unread count, mark one or all read (uploaded as read_at updates).
+// Notifications on the local replica: newest first, unread count, mark one or all read (uploaded as read_at updates),
+// and likes in a row shown as one entry ("5 people liked you").
 import { useQuery, type PowerSyncDatabase } from '../../data/replica.tsx';
 
 export interface NotificationRow {
@@ -48,4 +49,38 @@ export function getNotificationLink(
 ): string {
   if (n.type === 'message' && conversationId) return `/messages?c=${encodeURIComponent(conversationId)}`;
   return n.link && /^\/(?!\/)/.test(n.link) ? n.link : '/notifications';
+}
+
+/** Notification types whose runs are shown as one entry, with the words for several. */
+const GROUPED: Record<string, (n: number) => string> = {
+  like: (n) => `${n} people liked you`,
+};
+
+export interface NotificationGroup {
+  /** The newest notification of the run (its link, body and time are shown). */
+  head: NotificationRow;
+  /** Every notification of the run, newest first. */
+  items: NotificationRow[];
+  title: string;
+  unread: boolean;
+}
+
+/**
+ * Newest-first rows into what the page lists: a run of notifications of a grouped type (likes) next to each other
+ * becomes one entry; every other notification stays on its own.
+ */
+export function groupNotifications(rows: readonly NotificationRow[]): NotificationGroup[] {
+  const groups: NotificationGroup[] = [];
+  for (const n of rows) {
+    const last = groups[groups.length - 1];
+    const words = GROUPED[n.type];
+    if (last && words && last.head.type === n.type) {
+      last.items.push(n);
+      last.title = words(last.items.length);
+      last.unread ||= !n.read_at;
+      continue;
+    }
+    groups.push({ head: n, items: [n], title: n.title, unread: !n.read_at });
+  }
+  return groups;
 }

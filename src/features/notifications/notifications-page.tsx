@@ -1,9 +1,11 @@
-// /notifications: every notification newest first, each linking to its place; mark one or all read.
+// /notifications: every notification newest first, each linking to its place (likes in a row as one entry);
+// mark one or all read.
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
 import { useReplica } from '../../data/replica.tsx';
 import {
   getNotificationLink,
+  groupNotifications,
   markAllNotificationsRead,
   markNotificationRead,
   useNotifications,
@@ -25,6 +27,9 @@ export default function NotificationsPage() {
   const db = useReplica();
   const { data: rows, isLoading } = useNotifications(me);
   const unread = rows.filter((n) => !n.read_at).length;
+  const groups = groupNotifications(rows);
+  const markRead = (items: NotificationRow[]) =>
+    Promise.all(items.filter((n) => !n.read_at).map((n) => markNotificationRead(db, n.id)));
 
   return (
     <main id="main" className="mx-auto max-w-3xl space-y-4 p-6">
@@ -48,30 +53,31 @@ export default function NotificationsPage() {
         <p className="card">No notifications yet.</p>
       ) : (
         <ul aria-label="Notifications" className="space-y-2">
-          {rows.map((n) => (
+          {groups.map(({ head: n, items, title, unread: isUnread }) => (
             <li
               key={n.id}
-              data-read={n.read_at ? 'true' : 'false'}
-              className={`card flex items-start justify-between gap-3 ${n.read_at ? '' : 'border-primary'}`}
+              data-read={isUnread ? 'false' : 'true'}
+              data-count={items.length}
+              className={`card flex items-start justify-between gap-3 ${isUnread ? 'border-primary' : ''}`}
             >
               <Link
                 to={getNotificationLink(n, findConversationId(n))}
                 className="min-w-0 flex-1"
-                onClick={() => void markNotificationRead(db, n.id)}
+                onClick={() => void markRead(items)}
               >
                 <span className="block font-semibold">
-                  {!n.read_at && <span className="sr-only">Unread: </span>}
-                  {n.title}
+                  {isUnread && <span className="sr-only">Unread: </span>}
+                  {title}
                 </span>
                 {n.body && <span className="block text-sm text-muted">{n.body}</span>}
                 <span className="block text-xs text-muted">{new Date(n.created_at).toLocaleString()}</span>
               </Link>
-              {!n.read_at && (
+              {isUnread && (
                 <button
                   type="button"
                   className="btn-ghost text-sm"
-                  aria-label={`Mark "${n.title}" as read`}
-                  onClick={() => void markNotificationRead(db, n.id)}
+                  aria-label={`Mark "${title}" as read`}
+                  onClick={() => void markRead(items)}
                 >
                   Mark read
                 </button>
