@@ -26,12 +26,19 @@ test('a visitor signs up, confirms from the outbox, signs out and signs in again
   await expect(page.getByText('Please enter a valid email address.')).toBeVisible();
   await expect(page.getByText('Password must be at least 8 characters.')).toBeVisible();
 
-  await page.getByLabel('Password').fill('abc');
+  await page.getByLabel('Password', { exact: true }).fill('abc');
   await expect(page.getByTestId('password-strength')).toHaveAttribute('data-strength', 'weak');
-  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await expect(page.getByTestId('password-strength')).toHaveAttribute('data-strength', 'strong');
+  // A fixed field loses its error at once; the password can be shown and hidden again.
+  await expect(page.getByText('Password must be at least 8 characters.')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Show password' }).click();
+  await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'text');
+  await page.getByRole('button', { name: 'Hide password' }).click();
+  await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'password');
 
   await page.getByLabel('First name').fill('Test');
+  await expect(page.getByText('First name must be at least 2 characters.')).toHaveCount(0);
   await page.getByLabel('Last name').fill('Member');
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Create Account' }).click();
@@ -60,15 +67,22 @@ test('a visitor signs up, confirms from the outbox, signs out and signs in again
   await expect(page).toHaveURL(/\/$/);
   // The sidebar's sign-out toast is worded by the members-area spec; here only the outcome matters.
   await expect(page.getByRole('link', { name: 'Sign In' }).first()).toBeVisible();
+  // The confirmation link opened again says it was used, and how to go on.
+  await page.goto(link);
+  await expect(
+    page.getByRole('heading', { name: 'This link was already used or has expired' }),
+  ).toBeVisible();
+  await expect(
+    page.getByText('If you already confirmed your e-mail with it, you can sign in now.'),
+  ).toBeVisible();
 
   // Wrong password, then the right one with the default target /.
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill('Wrong!Passw0rd');
   await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(
-    page.getByRole('alert').filter({ hasText: 'Invalid email or password' }).first(),
-  ).toBeVisible();
+  // Said once.
+  await expect(page.getByRole('alert').filter({ hasText: 'Invalid email or password' })).toHaveCount(1);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page.getByText('Login successful!')).toBeVisible();
@@ -83,7 +97,7 @@ test('a visitor signs up, confirms from the outbox, signs out and signs in again
   await page.getByLabel('First name').fill('Test');
   await page.getByLabel('Last name').fill('Again');
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Create Account' }).click();
   await expect(
     page.getByText('An account with this email already exists. Try logging in instead.'),

@@ -68,7 +68,7 @@ for (const where of ['localhost', 'another loopback address behind a forwarder']
       await page.getByLabel('First name').fill('Ana');
       await page.getByLabel('Last name').fill('Where');
       await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
       await page.getByRole('button', { name: 'Create Account' }).click();
       await expect(page).toHaveURL(/\/email-confirmation-pending$/);
       // The mailed link names PUBLIC_URL; confirming there is what a member does from their inbox.

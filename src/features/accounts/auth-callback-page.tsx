@@ -1,4 +1,5 @@
 // /auth/callback: where the confirmation (type=signup) and recovery (type=recovery) links land with the session in the URL.
+// A confirmation link opened again (used, so refused by the server) says so and points to sign-in.
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
@@ -43,9 +44,13 @@ export default function AuthCallbackPage() {
 
   if (error || (timedOut && !isAuthenticated)) {
     return (
-      <AuthCard title="This link did not work">
+      <AuthCard
+        title={type === 'recovery' ? 'This link did not work' : 'This link was already used or has expired'}
+      >
         <p role="alert" className="text-center">
-          {error ?? 'The link is invalid or has expired.'}
+          {type === 'recovery'
+            ? (error ?? 'The link is invalid or has expired.')
+            : 'A confirmation link works once. If you already confirmed your e-mail with it, you can sign in now.'}
         </p>
         <p className="mt-4 text-center text-sm">
           <Link to="/login" className="link">

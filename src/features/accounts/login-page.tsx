@@ -1,4 +1,5 @@
 // Sign-in screen (spec §2): e-mail, password with show/hide, Remember me (checked), Forgot password, Create Account, Back to Home.
+// A missing field is said beside the form until it is edited; a refused sign-in is said once, by the toast.
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
@@ -39,7 +40,7 @@ export default function LoginPage() {
       navigate(getRedirectTo(location.state), { replace: true });
       return;
     }
-    setError(result.error ?? 'Failed to log in. Please check your credentials.');
+    // The sign-in action already says why in its toast ("Login failed"): said once, not twice.
     setBusy(false);
   }
 
@@ -62,7 +63,10 @@ export default function LoginPage() {
             required
             className="input"
             value={email}
-            onChange={(e) => setEmail(e.target.value)}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              setError(null);
+            }}
           />
         </div>
         <div>
@@ -77,7 +81,10 @@ export default function LoginPage() {
               required
               className="input pr-16"
               value={password}
-              onChange={(e) => setPassword(e.target.value)}
+              onChange={(e) => {
+                setPassword(e.target.value);
+                setError(null);
+              }}
             />
             <button
               type="button"

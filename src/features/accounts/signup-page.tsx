@@ -26,9 +26,15 @@ export default function SignupPage() {
   const strength = getPasswordStrength(form.password);
   const feedback = checkPasswordForSignup(form.password);
 
+  const [showPassword, setShowPassword] = useState(false);
   const field = (name: keyof typeof form) => ({
     value: form[name],
-    onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [name]: e.target.value })),
+    onChange: (e: { target: { value: string } }) => {
+      const next = { ...form, [name]: e.target.value };
+      setForm(next);
+      // A field's error goes as soon as the field is fixed (the others keep theirs until they are).
+      if (errors[name]) setErrors((old) => ({ ...old, [name]: validateSignup(next)[name] }));
+    },
     'aria-invalid': errors[name] ? true : undefined,
     'aria-describedby': errors[name] ? `signup-${name}-error` : undefined,
   });
@@ -86,13 +92,24 @@ export default function SignupPage() {
           <label htmlFor="signup-password" className="mb-1 block text-sm font-medium">
             Password
           </label>
-          <input
-            id="signup-password"
-            type="password"
-            autoComplete="new-password"
-            className="input"
-            {...field('password')}
-          />
+          <div className="relative">
+            <input
+              id="signup-password"
+              type={showPassword ? 'text' : 'password'}
+              autoComplete="new-password"
+              className="input pr-16"
+              {...field('password')}
+            />
+            <button
+              type="button"
+              className="absolute inset-y-0 right-1 my-1 rounded px-2 text-sm text-muted hover:text-fg"
+              aria-label={showPassword ? 'Hide password' : 'Show password'}
+              aria-pressed={showPassword}
+              onClick={() => setShowPassword((v) => !v)}
+            >
+              {showPassword ? 'Hide' : 'Show'}
+            </button>
+          </div>
           <FieldError id="signup-password-error" message={errors.password} />
           {form.password && (
             <div className="mt-2" data-testid="password-strength" data-strength={strength}>

@@ -54,7 +54,7 @@ export async function signUpAndConfirm(page: Page, request: APIRequestContext, e
   await page.getByLabel('First name').fill('Test');
   await page.getByLabel('Last name').fill('Member');
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Create Account' }).click();
   await expect(page).toHaveURL(/\/email-confirmation-pending$/);
   const link = await getMailedLink(request, email, 'signup');
