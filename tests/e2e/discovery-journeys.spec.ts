@@ -89,9 +89,9 @@ test('the deck refreshes itself when she changes her preferences; swipes wait wh
   const tab = await m.context().newPage();
   await tab.goto('/profile');
   const showMe = tab.getByRole('group', { name: 'Show me (none means everyone)' });
-  await expect(showMe.getByLabel('non-binary', { exact: true })).toBeChecked({ timeout: 30_000 });
-  await showMe.getByLabel('non-binary', { exact: true }).uncheck();
-  await showMe.getByLabel('man', { exact: true }).check();
+  await expect(showMe.getByLabel('Non-binary', { exact: true })).toBeChecked({ timeout: 30_000 });
+  await showMe.getByLabel('Non-binary', { exact: true }).uncheck();
+  await showMe.getByLabel('Man', { exact: true }).check();
   await tab.getByRole('button', { name: 'Save preferences' }).click();
   await expect(tab.getByText('Preferences saved')).toBeVisible();
   await tab.close();

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { useAuth } from '../../session/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
 import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
+import { getLabel } from '../../domain/labels.ts';
 import { toast } from '../../ui/toast-store.ts';
 import { useLikeLimit } from '../likes/like-limit-prompt.tsx';
 import { writeInteraction } from '../likes/likes-queries.ts';
@@ -91,7 +92,7 @@ function Filters({ initial, onApply }: { initial: DeckFilters; onApply: (f: Deck
             <option value="">My preference</option>
             {DISTANCE_BANDS.map((b) => (
               <option key={b} value={b}>
-                Up to {b}
+                {getLabel(b)}
               </option>
             ))}
           </select>
@@ -105,7 +106,7 @@ function Filters({ initial, onApply }: { initial: DeckFilters; onApply: (f: Deck
                 checked={genders.includes(g)}
                 onChange={() => toggle(genders, setGenders, g)}
               />
-              {g}
+              {getLabel(g)}
             </label>
           ))}
         </fieldset>
@@ -118,7 +119,7 @@ function Filters({ initial, onApply }: { initial: DeckFilters; onApply: (f: Deck
                 checked={goals.includes(g)}
                 onChange={() => toggle(goals, setGoals, g)}
               />
-              {g}
+              {getLabel(g)}
             </label>
           ))}
         </fieldset>

@@ -15,6 +15,7 @@ import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/repli
 import type { ReplicaRow } from '../../data/schema.ts';
 import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unsent-text.ts';
 import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
+import { getLabel } from '../../domain/labels.ts';
 import { toast } from '../../ui/toast-store.ts';
 import { CityPicker } from './city-picker.tsx';
 import { MemberPhoto, parseList } from './member-photo.tsx';
@@ -129,7 +130,7 @@ function Checks({
             checked={value.includes(o)}
             onChange={() => onChange(value.includes(o) ? value.filter((x) => x !== o) : [...value, o])}
           />
-          {o}
+          {getLabel(o)}
         </label>
       ))}
       {error && (
@@ -157,7 +158,7 @@ function Select({
       <option value="">—</option>
       {options.map((o) => (
         <option key={o} value={o}>
-          {o}
+          {getLabel(o)}
         </option>
       ))}
     </select>
