@@ -35,7 +35,37 @@ function isTyping(target: EventTarget | null): boolean {
   return !!el && (['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName) || el.isContentEditable);
 }
 
-function Filters({ initial, onApply }: { initial: DeckFilters; onApply: (f: DeckFilters) => void }) {
+function parseTextList(v: string | null | undefined): string[] {
+  try {
+    const parsed = JSON.parse(v ?? '[]') as unknown;
+    return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The saved preferences the deck uses when no filter is set, in words. */
+function describeSaved(saved: DeckInputsRow | undefined): string {
+  if (!saved) return '';
+  const parts: string[] = [];
+  if (saved.min_age !== null || saved.max_age !== null)
+    parts.push(`ages ${saved.min_age ?? 18}-${saved.max_age ?? 120}`);
+  if (saved.max_distance_band) parts.push(getLabel(saved.max_distance_band).toLowerCase());
+  const genders = parseTextList(saved.genders);
+  parts.push(genders.length ? genders.map(getLabel).join(', ') : 'everyone');
+  return parts.join(' · ');
+}
+
+function Filters({
+  initial,
+  saved,
+  onApply,
+}: {
+  initial: DeckFilters;
+  /** The member's saved preferences (what applies where no filter is set). */
+  saved: DeckInputsRow | undefined;
+  onApply: (f: DeckFilters) => void;
+}) {
   const [minAge, setMinAge] = useState(initial.minAge?.toString() ?? '');
   const [maxAge, setMaxAge] = useState(initial.maxAge?.toString() ?? '');
   const [band, setBand] = useState(initial.maxDistanceBand ?? '');
@@ -62,7 +92,14 @@ function Filters({ initial, onApply }: { initial: DeckFilters; onApply: (f: Deck
 
   return (
     <details className="card">
-      <summary className="cursor-pointer font-medium">Filters</summary>
+      <summary className="cursor-pointer font-medium">
+        Filters
+        {saved && (
+          <span className="ml-2 text-sm font-normal text-muted">
+            Your preferences: {describeSaved(saved)}
+          </span>
+        )}
+      </summary>
       <form className="mt-3 grid gap-3 sm:grid-cols-2" onSubmit={submit}>
         <label>
           <span className="text-sm">Minimum age</span>
@@ -71,6 +108,7 @@ function Filters({ initial, onApply }: { initial: DeckFilters; onApply: (f: Deck
             type="number"
             min={18}
             max={120}
+            placeholder={saved?.min_age?.toString() ?? '18'}
             value={minAge}
             onChange={(e) => setMinAge(e.target.value)}
           />
@@ -82,6 +120,7 @@ function Filters({ initial, onApply }: { initial: DeckFilters; onApply: (f: Deck
             type="number"
             min={18}
             max={120}
+            placeholder={saved?.max_age?.toString() ?? '120'}
             value={maxAge}
             onChange={(e) => setMaxAge(e.target.value)}
           />
@@ -89,7 +128,11 @@ function Filters({ initial, onApply }: { initial: DeckFilters; onApply: (f: Deck
         <label>
           <span className="text-sm">Distance</span>
           <select className="input w-full" value={band} onChange={(e) => setBand(e.target.value)}>
-            <option value="">My preference</option>
+            <option value="">
+              {saved?.max_distance_band
+                ? `My preference (${getLabel(saved.max_distance_band)})`
+                : 'My preference'}
+            </option>
             {DISTANCE_BANDS.map((b) => (
               <option key={b} value={b}>
                 {getLabel(b)}
@@ -346,6 +389,7 @@ export default function DiscoveryPage() {
       )}
       <Filters
         initial={filters}
+        saved={inputsLoading ? undefined : inputRows[0]}
         onApply={(f) => {
           setFilters(f);
           void load(f);
