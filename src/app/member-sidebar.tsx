@@ -217,10 +217,10 @@ export function SidebarAccount({ expanded }: { expanded: boolean }) {
       <div
         className={expanded ? 'flex items-center justify-between gap-1' : 'flex flex-col items-center gap-1'}
       >
-        <ThemeMenu />
+        <ThemeMenu placement="above" compact={!expanded} />
         <button type="button" className="btn-ghost text-sm" onClick={() => void signOut()}>
-          <LogOut aria-hidden="true" className="mr-1 inline size-4" />
-          Sign Out
+          <LogOut aria-hidden="true" className={`inline size-4 ${expanded ? 'mr-1' : ''}`} />
+          <span className={expanded ? '' : 'sr-only'}>Sign Out</span>
         </button>
       </div>
     </div>

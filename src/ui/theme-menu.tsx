@@ -25,7 +25,18 @@ const THEME_ICONS: Record<ThemeName, LucideIcon> = {
   midnight: Sparkles,
 };
 
-export function ThemeMenu() {
+/**
+ * The theme menu button. `placement` keeps its panel inside the screen: below and right-aligned in a header,
+ * above and left-aligned at the bottom of the sidebar.
+ */
+export function ThemeMenu({
+  placement = 'below',
+  compact = false,
+}: {
+  placement?: 'below' | 'above';
+  /** Icon only (the collapsed sidebar rail); the name stays for assistive technology. */
+  compact?: boolean;
+} = {}) {
   const { theme, dark, setTheme, toggleDark } = useTheme();
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -57,13 +68,15 @@ export function ThemeMenu() {
         className="btn-ghost"
         onClick={() => setOpen((o) => !o)}
       >
-        <Palette aria-hidden="true" className="mr-1 inline size-4" />
-        Theme
+        <Palette aria-hidden="true" className={`inline size-4 ${compact ? '' : 'mr-1'}`} />
+        <span className={compact ? 'sr-only' : ''}>Theme</span>
       </button>
       {open && (
         <div
           id={menuId}
-          className="absolute right-0 z-50 mt-2 w-64 rounded-lg border border-border bg-card p-2 text-fg shadow-lg"
+          className={`absolute z-50 max-h-[80vh] w-64 overflow-y-auto rounded-lg border border-border bg-card p-2 text-fg shadow-lg ${
+            placement === 'above' ? 'bottom-full left-0 mb-2' : 'right-0 mt-2'
+          }`}
         >
           <p className="px-2 pb-1 text-xs font-semibold text-muted uppercase">Colour theme</p>
           <ul>

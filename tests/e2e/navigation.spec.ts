@@ -1,6 +1,7 @@
 // Navigation that gets out of the way (issue 20): on a phone the member menu closes when a link in it is
 // followed, on Escape (focus back on its button) and on a tap outside; on a desktop Ctrl+B toggles the sidebar
-// but never while the member types in a field; likes in a row are one notification.
+// but never while the member types in a field, and the sidebar's theme menu opens inside the screen; likes in
+// a row are one notification.
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import { getMemberId, getServiceAuth, serviceWrite } from './support/service-role.ts';
 import { test } from './support/test.ts';
@@ -47,6 +48,19 @@ test('the phone menu closes on navigation, Escape and a tap outside; Ctrl+B leav
   await page.getByRole('heading', { level: 1 }).click();
   await page.keyboard.press('Control+b');
   await expect(sidebar).toHaveAttribute('data-state', 'collapsed');
+
+  // The sidebar's theme menu opens fully inside the screen, expanded or collapsed.
+  for (const state of ['collapsed', 'expanded']) {
+    if ((await sidebar.getAttribute('data-state')) !== state) await page.keyboard.press('Control+b');
+    await expect(sidebar).toHaveAttribute('data-state', state);
+    const themeButton = sidebar.getByRole('button', { name: 'Theme' });
+    await themeButton.click();
+    const panel = page.locator(`[id="${await themeButton.getAttribute('aria-controls')}"]`);
+    await expect(themeButton).toBeInViewport({ ratio: 1 });
+    await expect(panel).toBeInViewport({ ratio: 1 });
+    await page.keyboard.press('Escape');
+    await expect(panel).toHaveCount(0);
+  }
 });
 
 test('likes in a row are one notification, "3 people liked you", read all at once', async ({
