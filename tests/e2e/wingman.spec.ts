@@ -104,7 +104,9 @@ test('a high-autonomy agent likes at its threshold, writes its first message lab
     ).then((r) => r.length);
   await expect.poll(() => likesOf(ben), { timeout: 60_000 }).toBe(1);
   const log = page.getByRole('list', { name: 'Wingman activity' });
-  await expect(log.getByTestId('wingman-activity').filter({ hasText: 'Liked Ben' })).toContainText(
+  // By member, not by name: an earlier run's Ben may be in the same community.
+  const about = (id: string) => log.locator(`[data-testid="wingman-activity"][data-target-id="${id}"]`);
+  await expect(about(ben).filter({ hasText: 'Liked Ben' })).toContainText(
     '70% compatible, at or above your threshold of 70%',
     { timeout: 30_000 },
   );
@@ -117,9 +119,7 @@ test('a high-autonomy agent likes at its threshold, writes its first message lab
     target_id: ada,
     interaction_type: 'like',
   });
-  await expect(
-    log.getByTestId('wingman-activity').filter({ hasText: 'Sent the first message to Ben' }),
-  ).toBeVisible({
+  await expect(about(ben).filter({ hasText: 'Sent the first message to Ben' })).toBeVisible({
     timeout: 60_000,
   });
   const sent = await serviceGet<{ content: string; metadata: unknown }[]>(
@@ -137,14 +137,15 @@ test('a high-autonomy agent likes at its threshold, writes its first message lab
   ]);
   // A like that made a match cannot be undone from the log.
   await expect(
-    log
-      .getByTestId('wingman-activity')
-      .filter({ hasText: 'Liked Ben' })
-      .getByRole('button', { name: /^Undo/ }),
+    about(ben).filter({ hasText: 'Liked Ben' }).getByRole('button', { name: /^Undo/ }),
   ).toHaveCount(0);
 
   await page.goto('/messages');
-  await page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: /Ben/ }).click();
+  // The list's preview says it too.
+  await expect(
+    page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: /^Ben / }),
+  ).toContainText('You: (AI help) Hi Ben!', { timeout: 30_000 });
+  await page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: /^Ben / }).click();
   const bubble = page
     .getByRole('list', { name: 'Messages' })
     .locator('[data-message-id]')
@@ -181,24 +182,17 @@ test('a high-autonomy agent likes at its threshold, writes its first message lab
   expect(await likesOf(dan)).toBe(0);
   await page.getByRole('switch', { name: 'Resume Wingman' }).click();
   await expect.poll(() => likesOf(dan), { timeout: 60_000 }).toBe(1);
-  await expect(log.getByTestId('wingman-activity').filter({ hasText: 'Liked Dan' })).toBeVisible({
+  await expect(about(dan).filter({ hasText: 'Liked Dan' })).toBeVisible({
     timeout: 30_000,
   });
 
   // The undo of a like that made no match.
-  await log
-    .getByTestId('wingman-activity')
-    .filter({ hasText: 'Liked Dan' })
-    .getByRole('button', { name: 'Undo like of Dan' })
-    .click();
+  await about(dan).filter({ hasText: 'Liked Dan' }).getByRole('button', { name: 'Undo like of Dan' }).click();
   await expect(page.getByText("Your agent's like of Dan is withdrawn.")).toBeVisible();
   await expect.poll(() => likesOf(dan)).toBe(0);
-  await expect(log.getByTestId('wingman-activity').filter({ hasText: 'Liked Dan' })).toContainText(
-    '(undone)',
-    {
-      timeout: 30_000,
-    },
-  );
+  await expect(about(dan).filter({ hasText: 'Liked Dan' })).toContainText('(undone)', {
+    timeout: 30_000,
+  });
 
   // At desktop size the panel keeps its controls in view.
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -204,6 +204,7 @@ export function WingmanPanel({ me, highAutonomy }: { me: string; highAutonomy: b
               key={a.id}
               className="flex items-start justify-between gap-3 py-2"
               data-testid="wingman-activity"
+              data-target-id={a.target_id ?? undefined}
             >
               <div className="flex items-start gap-2">
                 {a.kind === 'like' ? (

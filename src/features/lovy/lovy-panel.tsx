@@ -100,6 +100,9 @@ export default function LovyPanel() {
   const pendingAgents = usePendingIds('ai_agents');
   // An assistant the server already holds: questions refused for want of one can be asked again.
   const hasAgentOnServer = agents.length > 0 && pendingAgents.size === 0;
+  // Read by the answering effect without re-running it: an assistant exists on this device.
+  const hasLocalAgent = useRef(false);
+  hasLocalAgent.current = agents.length > 0;
   const thread = useMemo(() => orderLovyThread(rows), [rows]);
   const [text, setText] = useState(() => findUnsentText(DRAFT_KEY)?.text ?? '');
   // Per question: the conversation it was asked about, what is being streamed, a refusal, an answer not yet synced.
@@ -155,11 +158,13 @@ export default function LovyPanel() {
         if (voice.enabled && voice.autoplay) speak(outcome.content, voice);
       } else if (
         outcome.kind === 'refused' &&
-        outcome.code === 'NOT_FOUND' &&
+        (outcome.code === 'NOT_FOUND' || (outcome.code === 'NO_AGENT' && hasLocalAgent.current)) &&
         (notFoundTries.current.get(questionId) ?? 0) < 5
       ) {
         // Uploaded as far as this device knows, but not on the server yet (the sync connection was just
-        // coming back): asked again shortly, a few times, before it counts as refused.
+        // coming back, or the assistant just set up is still on its way, seen in CI: the upload finished
+        // before the pending queue was ever read as non-empty): asked again shortly, a few times, before it
+        // counts as refused.
         notFoundTries.current.set(questionId, (notFoundTries.current.get(questionId) ?? 0) + 1);
         setTimeout(() => setRetryTick((n) => n + 1), 2_000);
       } else if (outcome.kind === 'refused') {

@@ -11,6 +11,13 @@ import {
   isSendKey,
 } from './message-text.ts';
 
+describe('getNotificationBody with an agent-written message', () => {
+  it('says it was written with AI help', () => {
+    expect(getNotificationBody('Hi Ben!', true)).toBe('Written with AI help: Hi Ben!');
+    expect(getNotificationBody('Hi Ben!')).toBe('Hi Ben!');
+  });
+});
+
 describe('isAiWritten', () => {
   it('is true only for the marking the Wingman writes', () => {
     expect(isAiWritten('{"ai":{"generated":true,"by":"agent","agent_name":"Cupid"}}')).toBe(true);

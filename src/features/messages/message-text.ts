@@ -15,10 +15,13 @@ export function findSendableText(input: string): string | undefined {
   return text.length > 0 ? text : undefined;
 }
 
-export function getNotificationBody(content: string): string {
-  return content.length > NOTIFICATION_PREVIEW_LENGTH
-    ? `${content.slice(0, NOTIFICATION_PREVIEW_LENGTH)}...`
-    : content;
+export function getNotificationBody(content: string, aiWritten = false): string {
+  const text =
+    content.length > NOTIFICATION_PREVIEW_LENGTH
+      ? `${content.slice(0, NOTIFICATION_PREVIEW_LENGTH)}...`
+      : content;
+  // An agent's message says so wherever it shows, the notification too.
+  return aiWritten ? `Written with AI help: ${text}` : text;
 }
 
 /** What an image message's metadata says about the picture (upright pixel size, measured before upload). */

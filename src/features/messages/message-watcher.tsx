@@ -3,7 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { useAuth } from '../../session/auth-context.tsx';
 import { useQuery, useReplica } from '../../data/replica.tsx';
-import { getNotificationBody } from './message-text.ts';
+import { getNotificationBody, isAiWritten } from './message-text.ts';
 import { NOTIFY_MESSAGES_KEY, useDeviceSetting, useMarkDelivered } from './messages-data.ts';
 
 export function MessageWatcher() {
@@ -16,10 +16,11 @@ export function MessageWatcher() {
     id: string;
     content: string;
     type: string;
+    metadata: string | null;
     name: string | null;
     conversation_id: string;
   }>(
-    `select m.id, m.content, m.type, m.conversation_id, pp.name from messages m
+    `select m.id, m.content, m.type, m.metadata, m.conversation_id, pp.name from messages m
      left join public_profiles pp on pp.id = m.sender_id
      where m.recipient_id = ? order by m.created_at desc, m.id desc limit 20`,
     [me ?? ''],
@@ -39,7 +40,7 @@ export function MessageWatcher() {
     if (Notification.permission !== 'granted') return;
     for (const m of fresh.slice(0, 3)) {
       const n = new Notification(`New message from ${m.name ?? 'your match'}`, {
-        body: m.type === 'image' ? 'Sent a photo' : getNotificationBody(m.content),
+        body: m.type === 'image' ? 'Sent a photo' : getNotificationBody(m.content, isAiWritten(m.metadata)),
         tag: `message:${m.id}`,
       });
       n.onclick = () => {

@@ -20,6 +20,8 @@ export interface ConversationSummary {
   match_exists: number;
   blocked_by_me: number;
   last_content: string | null;
+  /** The last message's metadata (JSON text): an agent's message is labelled in the preview too. */
+  last_metadata: string | null;
   last_type: string | null;
   last_sender_id: string | null;
   last_at: string | null;
@@ -57,7 +59,7 @@ const CONVERSATIONS_SQL = `
     exists (select 1 from matches mt where mt.id = c.match_id) as match_exists,
     exists (select 1 from blocked_users b where b.blocker_id = ?1
       and b.blocked_id = case when c.participant1_id = ?1 then c.participant2_id else c.participant1_id end) as blocked_by_me,
-    lm.content as last_content, lm.type as last_type, lm.sender_id as last_sender_id, lm.created_at as last_at,
+    lm.content as last_content, lm.type as last_type, lm.metadata as last_metadata, lm.sender_id as last_sender_id, lm.created_at as last_at,
     (${UNREAD_SQL}) as unread
   from conversations c
   left join public_profiles pp

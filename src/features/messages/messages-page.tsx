@@ -108,6 +108,7 @@ function ConversationList({
                 </span>
                 <span className="block truncate text-sm text-muted">
                   {c.last_sender_id === me ? 'You: ' : ''}
+                  {c.last_type === 'text' && isAiWritten(c.last_metadata) ? '(AI help) ' : ''}
                   {preview}
                 </span>
                 <OnlineIndicator userId={c.other_id} />
