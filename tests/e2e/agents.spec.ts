@@ -4,7 +4,7 @@
 // sizes, with no serious accessibility violation; "test your agent" answers as the agent.
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
-import { getMemberId, getServiceAuth, serviceWrite } from './support/service-role.ts';
+import { getMemberId, getServiceAuth, grantPlan } from './support/service-role.ts';
 import { test } from './support/test.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -83,14 +83,7 @@ for (const viewport of [
       .toEqual([{ name: 'Cupid', interests: ['hiking', 'jazz'], autonomy_level: 'low' }]);
 
     // On Connector: two agents; the second can be made active, and deleted.
-    await serviceWrite(request, auth, 'post', '/rest/v1/subscriptions', {
-      user_id: me,
-      plan_id: 'connector',
-      billing_cycle: 'monthly',
-      status: 'active',
-      current_period_end: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-      stripe_customer_id: 'cus_agents_test',
-    });
+    await grantPlan(request, auth, me, 'connector');
     await expect(page.getByText('Your plan allows 2 agents with advanced autonomy.')).toBeVisible({
       timeout: 30_000,
     });

@@ -3,7 +3,7 @@
 // still after an offline start, until the paid period ends.
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import { makeReadyForOffline } from './support/offline.ts';
-import { getMemberId, getServiceAuth, serviceWrite } from './support/service-role.ts';
+import { getMemberId, getServiceAuth, grantPlan } from './support/service-role.ts';
 import { test } from './support/test.ts';
 
 /** The backend's API paths: while "offline" the context refuses them too (see offline-replica.spec.ts). */
@@ -21,14 +21,7 @@ test('a premium member is shown as premium everywhere, and still offline', async
   const auth = await getServiceAuth(request, baseURL!);
   const id = await getMemberId(request, auth, email);
   // A paid plan with a payment-provider customer, as the payment webhook records it.
-  await serviceWrite(request, auth, 'post', '/rest/v1/subscriptions', {
-    user_id: id,
-    plan_id: 'premium',
-    billing_cycle: 'monthly',
-    status: 'active',
-    current_period_end: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-    stripe_customer_id: 'cus_offline_test',
-  });
+  await grantPlan(request, auth, id, 'premium');
 
   const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
   const expectPremium = async () => {

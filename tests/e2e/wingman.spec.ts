@@ -11,6 +11,7 @@ import {
   serviceGet,
   serviceWrite,
   setProfile,
+  grantPlan,
 } from './support/service-role.ts';
 import { test } from './support/test.ts';
 
@@ -39,14 +40,7 @@ test('a high-autonomy agent likes at its threshold, writes its first message lab
     ...SHARED,
     ...LONDON,
   });
-  await serviceWrite(request, auth, 'post', '/rest/v1/subscriptions', {
-    user_id: ada,
-    plan_id: 'connector',
-    billing_cycle: 'monthly',
-    status: 'active',
-    current_period_end: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-    stripe_customer_id: 'cus_wingman_test',
-  });
+  await grantPlan(request, auth, ada, 'connector');
 
   // Her agent: high autonomy, threshold 70, her own first message.
   await page.goto('/agent-settings');
@@ -218,14 +212,7 @@ test('a medium-autonomy agent drafts the first message; starters from shared int
     looking_for: ['man'],
     interests: ['jazz', 'hiking'],
   });
-  await serviceWrite(request, auth, 'post', '/rest/v1/subscriptions', {
-    user_id: eve,
-    plan_id: 'premium',
-    billing_cycle: 'monthly',
-    status: 'active',
-    current_period_end: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-    stripe_customer_id: 'cus_drafts_test',
-  });
+  await grantPlan(request, auth, eve, 'premium');
   await page.goto('/agent-settings');
   await expect(page.getByText('Your plan allows 1 agent.')).toBeVisible({ timeout: 30_000 });
   await page.getByRole('button', { name: 'New agent' }).click();

@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import { useQuery, useReplica } from '../../data/replica.tsx';
 import { getConversationStarters, normalizeInterest } from '../../domain/wingman.ts';
 import { toast } from '../../ui/toast-store.ts';
+import { parseList } from '../profile/member-photo.tsx';
 
 interface AgentRow {
   name: string;
@@ -19,16 +20,6 @@ interface FeedbackRow {
   subject: string;
   subject_ref: string;
   rating: 'up' | 'down';
-}
-
-function parseList(v: string | null | undefined): string[] {
-  if (!v) return [];
-  try {
-    const parsed = JSON.parse(v) as unknown;
-    return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
 }
 
 export interface WingmanThreadHelpProps {

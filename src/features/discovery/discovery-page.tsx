@@ -35,15 +35,6 @@ function isTyping(target: EventTarget | null): boolean {
   return !!el && (['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName) || el.isContentEditable);
 }
 
-function parseTextList(v: string | null | undefined): string[] {
-  try {
-    const parsed = JSON.parse(v ?? '[]') as unknown;
-    return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
 /** The saved preferences the deck uses when no filter is set, in words. */
 function describeSaved(saved: DeckInputsRow | undefined): string {
   if (!saved) return '';
@@ -51,7 +42,7 @@ function describeSaved(saved: DeckInputsRow | undefined): string {
   if (saved.min_age !== null || saved.max_age !== null)
     parts.push(`ages ${saved.min_age ?? 18}-${saved.max_age ?? 120}`);
   if (saved.max_distance_band) parts.push(getLabel(saved.max_distance_band).toLowerCase());
-  const genders = parseTextList(saved.genders);
+  const genders = parseList(saved.genders);
   parts.push(genders.length ? genders.map(getLabel).join(', ') : 'everyone');
   return parts.join(' · ');
 }

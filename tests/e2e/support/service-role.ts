@@ -66,6 +66,26 @@ export async function serviceWrite(
   expect(res.ok(), await res.text()).toBe(true);
 }
 
+/**
+ * A paid plan for 30 days with a payment-provider customer, written as the payment webhook records it
+ * (`plan`: premium, connector, vip...).
+ */
+export async function grantPlan(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  userId: string,
+  plan: string,
+): Promise<void> {
+  await serviceWrite(request, auth, 'post', '/rest/v1/subscriptions', {
+    user_id: userId,
+    plan_id: plan,
+    billing_cycle: 'monthly',
+    status: 'active',
+    current_period_end: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    stripe_customer_id: `cus_${plan}_test`,
+  });
+}
+
 /** Fills a member's profile as the service would (a journey's second member, set up without the UI). */
 export async function setProfile(
   request: APIRequestContext,
