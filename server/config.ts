@@ -59,8 +59,11 @@ export const configSchema = z.object({
   STRIPE_API_URL: z.url().optional(),
   /** The paid plans as JSON (supabase/functions/_shared/plans.ts has the shape and the defaults). */
   PLANS_JSON: z.string().optional(),
+  /** Calls through Stream (both set), else peer-to-peer WebRTC signalled over the realtime service. */
   STREAM_API_KEY: z.string().optional(),
   STREAM_API_SECRET: z.string().optional(),
+  /** The WebRTC calls' STUN/TURN servers as JSON ([{"urls":"turn:host:3478","username":"u","credential":"p"}]). */
+  ICE_SERVERS: z.string().optional(),
   /**
    * A hosted build's backend (the same variables `vite build` reads): their origins are added to the CSP's
    * connect-src when this server serves that build. Unset in self-contained mode, where the app talks to
@@ -73,6 +76,9 @@ export const configSchema = z.object({
   /** Interval of the scheduler that runs the SQL job functions. */
   JOB_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
 });
+
+/** Where Stream's video SDK connects: its coordinator API and its SFU edge servers. */
+export const STREAM_CONNECT_SOURCES = ['https://video.stream-io-api.com', 'https://*.stream-io-video.com'];
 
 export type RawConfig = z.infer<typeof configSchema>;
 
@@ -108,8 +114,12 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     trustedProxies: raw.TRUSTED_PROXIES.split(',')
       .map((s) => s.trim())
       .filter(Boolean),
-    backendOrigins: [raw.VITE_SUPABASE_URL, raw.VITE_POWERSYNC_URL]
-      .filter((u): u is string => !!u)
-      .map((u) => new URL(u).origin),
+    backendOrigins: [
+      ...[raw.VITE_SUPABASE_URL, raw.VITE_POWERSYNC_URL]
+        .filter((u): u is string => !!u)
+        .map((u) => new URL(u).origin),
+      // Calls through Stream: its API and its video edge servers (the SDK loads only when a call starts).
+      ...(raw.STREAM_API_KEY && raw.STREAM_API_SECRET ? STREAM_CONNECT_SOURCES : []),
+    ],
   };
 }

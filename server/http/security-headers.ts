@@ -4,12 +4,14 @@ import type { FastifyInstance } from 'fastify';
 /**
  * The CSP. The app's own backend is always its origin ('self', which covers ws/wss to the same host):
  * whatever address the app is opened at, it talks to that address. `backendOrigins` are the hosted
- * Supabase and PowerSync origins of a hosted build (and their WebSocket forms); nothing else may be reached.
+ * Supabase and PowerSync origins of a hosted build, and Stream's when calls go through Stream (and their
+ * WebSocket forms); nothing else may be reached.
  */
 export function buildContentSecurityPolicy(backendOrigins: readonly string[] = []): string {
   const connect = ["'self'"];
   for (const o of backendOrigins) {
-    const origin = new URL(o).origin;
+    // A wildcard source (Stream's edge hosts, `https://*.stream-io-video.com`) is taken as written.
+    const origin = o.includes('*') ? o.replace(/\/+$/, '') : new URL(o).origin;
     connect.push(origin, origin.replace(/^http/, 'ws'));
   }
   return [

@@ -19,6 +19,9 @@ const replicaProvider = preloadableLazy(() =>
 const matchPopupHost = preloadableLazy(() => import('./match-popup-host.tsx'));
 // Delivery receipts, message notifications and sidebar unread counts; needs the replica, so loaded with it.
 const memberBackground = preloadableLazy(() => import('../features/messages/member-background.tsx'));
+// Incoming calls and the call in progress on every member page (issue 18); needs the replica.
+const callHost = preloadableLazy(() => import('../features/calls/call-host.tsx'));
+const CallHost = callHost.Component;
 // Lovy's panel reads its history from the replica; its code loads with it, not on the landing.
 const lovyPanel = preloadableLazy(() => import('../features/lovy/lovy-panel.tsx'));
 const LovyPanel = lovyPanel.Component;
@@ -140,6 +143,9 @@ export function MemberLayout() {
           <Suspense fallback={<PageLoading />}>
             <ReplicaProvider>
               <MemberBackground />
+              <Suspense fallback={null}>
+                <CallHost />
+              </Suspense>
               <Outlet />
               <LovyPanel />
             </ReplicaProvider>

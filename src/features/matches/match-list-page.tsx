@@ -1,6 +1,7 @@
 // /match-list: matches with online state and last message; unmatch (confirmed, deletes the match) and report.
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { CallButtons } from '../calls/call-buttons.tsx';
 import { useAuth } from '../../session/auth-context.tsx';
 import { markStart } from '../../session/pwa-start-marks.ts';
 import { useReplica } from '../../data/replica.tsx';
@@ -101,6 +102,14 @@ export default function MatchListPage() {
               <Link to="/messages" className="btn-primary">
                 Message
               </Link>
+              <span className="flex justify-center">
+                <CallButtons
+                  me={me}
+                  otherId={m.other_id}
+                  otherName={m.name ?? 'your match'}
+                  otherPhoto={parseList(m.photos)[0]}
+                />
+              </span>
               <button type="button" className="btn-secondary" onClick={() => setConfirming(m)}>
                 Unmatch
               </button>

@@ -3,6 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { useAuth } from '../../session/auth-context.tsx';
 import { useQuery, useReplica } from '../../data/replica.tsx';
+import { isCallMessageType } from '../../domain/calls.ts';
 import { getNotificationBody, isAiWritten } from './message-text.ts';
 import { NOTIFY_MESSAGES_KEY, useDeviceSetting, useMarkDelivered } from './messages-data.ts';
 
@@ -38,7 +39,8 @@ export function MessageWatcher() {
     for (const m of fresh) seen.current.add(m.id);
     if (!enabled || !document.hidden || typeof Notification === 'undefined') return;
     if (Notification.permission !== 'granted') return;
-    for (const m of fresh.slice(0, 3)) {
+    // A call rings through its own notification (calls/call-host.tsx); its step messages are not news.
+    for (const m of fresh.filter((x) => !isCallMessageType(x.type)).slice(0, 3)) {
       const n = new Notification(`New message from ${m.name ?? 'your match'}`, {
         body: m.type === 'image' ? 'Sent a photo' : getNotificationBody(m.content, isAiWritten(m.metadata)),
         tag: `message:${m.id}`,

@@ -1,7 +1,7 @@
 // /messages: the conversation list (last message, unread, online) and the open thread, all from the local replica.
 import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { ArrowLeft, Sparkles } from 'lucide-react';
+import { ArrowLeft, Phone, PhoneMissed, Sparkles, Video } from 'lucide-react';
 import { useQuery as useTanstackQuery } from '@tanstack/react-query';
 import { useAuth } from '../../session/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
@@ -12,6 +12,14 @@ import { blockMember } from '../reports/report-api.ts';
 import { ReportDialog } from '../reports/report-dialog.tsx';
 import { WingmanThreadHelp } from '../agents/wingman-thread-help.tsx';
 import { getAiMessageMarking } from '../../domain/wingman.ts';
+import {
+  describeCallCard,
+  findSupersededCallSteps,
+  isCallMessageType,
+  readCallMeta,
+  type CallMessageType,
+} from '../../domain/calls.ts';
+import { CallButtons } from '../calls/call-buttons.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import {
@@ -185,6 +193,26 @@ function statusLabel(m: MessageRow, pending: boolean): string {
   return 'Sent';
 }
 
+/** A call in the thread (issue 18): one card per call, from its latest step, never the raw step. */
+function CallCard({ m, type, me }: { m: MessageRow; type: CallMessageType; me: string }) {
+  const meta = readCallMeta(m.metadata);
+  const card = describeCallCard(type, meta, me);
+  const Icon = card.tone === 'missed' ? PhoneMissed : meta.callType === 'audio' ? Phone : Video;
+  return (
+    <li className="flex justify-center" data-message-id={m.id} data-call-card={type}>
+      <div
+        className={`flex items-center gap-2 rounded-full border border-border px-3 py-1.5 text-sm ${
+          card.tone === 'missed' ? 'text-red-600 dark:text-red-400' : 'text-fg'
+        }`}
+      >
+        <Icon aria-hidden="true" className="size-4" />
+        <span>{card.title}</span>
+        <span className="text-xs text-muted">{formatTime(m.created_at)}</span>
+      </div>
+    </li>
+  );
+}
+
 function Bubble({ m, mine, pending }: { m: MessageRow; mine: boolean; pending: boolean }) {
   return (
     <li
@@ -240,6 +268,7 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
   // Text the Wingman put in the box: sent unchanged, it is marked as written with AI help.
   const aiText = useRef<{ text: string; agent: string }>(undefined);
   const name = c.other_name ?? 'Member';
+  const supersededCalls = findSupersededCallSteps(messages);
   const closed = findClosedReason({
     matchId: c.match_id,
     matchExists: c.match_exists === 1,
@@ -455,7 +484,15 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
           </div>
         </div>
         {c.other_visible === 1 && c.blocked_by_me !== 1 && (
-          <div className="flex gap-2">
+          <div className="flex items-center gap-1 md:gap-2">
+            {!closed && (
+              <CallButtons
+                me={me}
+                otherId={c.other_id}
+                otherName={name}
+                otherPhoto={firstPhoto(c.other_photos)}
+              />
+            )}
             <button type="button" className="btn-ghost text-sm" onClick={() => setReporting(true)}>
               Report
             </button>
@@ -483,14 +520,20 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
             </button>
           </li>
         )}
-        {messages.map((m) => (
-          <Bubble
-            key={m.id}
-            m={m}
-            mine={m.sender_id === me}
-            pending={m.sender_id === me && pending.has(m.id)}
-          />
-        ))}
+        {messages.map((m) =>
+          isCallMessageType(m.type) ? (
+            supersededCalls.has(m.id) ? null : (
+              <CallCard key={m.id} m={m} type={m.type} me={me} />
+            )
+          ) : (
+            <Bubble
+              key={m.id}
+              m={m}
+              mine={m.sender_id === me}
+              pending={m.sender_id === me && pending.has(m.id)}
+            />
+          ),
+        )}
         <li ref={endRef} aria-hidden="true" />
       </ol>
       <p className="min-h-6 px-3 text-sm text-muted" role="status">
