@@ -145,11 +145,15 @@ export default defineConfig({
         // The replica uses the OPFS VFS without encryption (src/data/replica.tsx, decision 0034): only the
         // synchronous wa-sqlite WASM is precached. The asyncify build (IndexedDB VFS: browsers without OPFS, a
         // replica of the IndexedDB era with unsent writes) is cached at its first use below; the encrypted "mc-"
-        // builds are never loaded.
+        // builds are never loaded. Stream's call SDK (stream-transport-*.js) is not precached either: calls need
+        // the network anyway, and an instance calling peer to peer never loads it (issue 18).
         manifestTransforms: [
           async (entries) => ({
             manifest: entries.filter(
-              (e) => !/\/mc-wa-sqlite/.test(e.url) && (!e.url.endsWith('.wasm') || SYNC_WASM.test(e.url)),
+              (e) =>
+                !/\/mc-wa-sqlite/.test(e.url) &&
+                !/\/stream-transport-/.test(e.url) &&
+                (!e.url.endsWith('.wasm') || SYNC_WASM.test(e.url)),
             ),
             warnings: [],
           }),

@@ -117,6 +117,16 @@ test('a video call rings, connects both ways, mutes and ends with a card on both
   await expect(ann.page.getByRole('button', { name: 'Unmute' })).toHaveAttribute('aria-pressed', 'true');
   await ann.page.getByRole('button', { name: 'Turn camera off' }).click();
   await expect(ann.page.getByRole('button', { name: 'Turn camera on' })).toBeVisible();
+  // Bea sees Ann's photo instead of a frozen picture.
+  await expect(bea.page.getByLabel("Ann's video")).toBeHidden();
+  await ann.page.getByRole('button', { name: 'Turn camera on' }).click();
+  await expect(bea.page.getByLabel("Ann's video")).toBeVisible();
+  // Switching to audio drops the camera for the rest of the call; the call goes on.
+  await ann.page.getByRole('button', { name: 'Switch to audio' }).click();
+  await expect(ann.page.getByRole('button', { name: /camera/ })).toHaveCount(0);
+  await expect(ann.page.getByLabel('Your camera')).toHaveCount(0);
+  await expect(bea.page.getByLabel("Ann's video")).toBeHidden();
+  await expect(callScreen(ann.page)).toHaveAttribute('data-connection', 'joined');
 
   await bea.page.getByRole('button', { name: 'End call' }).click();
   await expect(callScreen(bea.page)).toHaveCount(0);
@@ -148,6 +158,7 @@ test('an audio call can be declined, then connects without a camera', async ({
   for (const m of [cal, dee]) await grantPlan(request, auth, m.id, 'premium');
   await openConversation(cal.page, 'Dee');
   await dee.page.goto('/match-list');
+  await expect(dee.page.getByTestId('match-row')).toHaveCount(1);
 
   await cal.page.getByRole('button', { name: 'Audio call with Dee' }).click();
   const ringing = dee.page.getByRole('alertdialog', { name: 'Incoming audio call from Cal' });

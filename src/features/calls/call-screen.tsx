@@ -124,6 +124,7 @@ export function CallScreen({ call, meName }: { call: ActiveCall; meName: string 
             onClick={s.toggleMic}
             aria-pressed={!s.micOn}
             aria-label={s.micOn ? 'Mute' : 'Unmute'}
+            title={s.micOn ? 'Mute' : 'Unmute'}
             className="flex size-14 items-center justify-center rounded-full bg-white/15 hover:bg-white/25 focus-visible:outline-2 focus-visible:outline-white"
           >
             {s.micOn ? (
@@ -138,6 +139,7 @@ export function CallScreen({ call, meName }: { call: ActiveCall; meName: string 
               onClick={s.toggleCamera}
               aria-pressed={!s.cameraOn}
               aria-label={s.cameraOn ? 'Turn camera off' : 'Turn camera on'}
+              title={s.cameraOn ? 'Turn camera off' : 'Turn camera on'}
               className="flex size-14 items-center justify-center rounded-full bg-white/15 hover:bg-white/25 focus-visible:outline-2 focus-visible:outline-white"
             >
               {s.cameraOn ? (
@@ -152,6 +154,7 @@ export function CallScreen({ call, meName }: { call: ActiveCall; meName: string 
               type="button"
               onClick={s.switchToAudio}
               aria-label="Switch to audio"
+              title="Switch to audio"
               className="flex size-14 items-center justify-center rounded-full bg-white/15 hover:bg-white/25 focus-visible:outline-2 focus-visible:outline-white"
             >
               <AudioLines aria-hidden="true" className="size-6" />
@@ -161,6 +164,7 @@ export function CallScreen({ call, meName }: { call: ActiveCall; meName: string 
             type="button"
             onClick={s.hangUp}
             aria-label="End call"
+            title="End call"
             className="flex size-16 items-center justify-center rounded-full bg-red-600 hover:bg-red-700 focus-visible:outline-2 focus-visible:outline-white"
           >
             <PhoneOff aria-hidden="true" className="size-7" />

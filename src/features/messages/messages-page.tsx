@@ -1,7 +1,7 @@
 // /messages: the conversation list (last message, unread, online) and the open thread, all from the local replica.
 import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { ArrowLeft, Phone, PhoneMissed, Sparkles, Video } from 'lucide-react';
+import { ArrowLeft, Ban, Flag, Phone, PhoneMissed, Sparkles, Video } from 'lucide-react';
 import { useQuery as useTanstackQuery } from '@tanstack/react-query';
 import { useAuth } from '../../session/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
@@ -466,25 +466,25 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
 
   return (
     <section aria-label={`Conversation with ${name}`} className="flex h-full min-h-0 flex-col">
-      <header className="flex items-center justify-between gap-2 border-b border-border p-3">
-        <div className="flex items-center gap-3">
+      <header className="flex items-center justify-between gap-1 border-b border-border p-2 md:gap-2 md:p-3">
+        <div className="flex min-w-0 items-center gap-2 md:gap-3">
           {/* Phones show the list or the thread: back to the list. */}
-          <button type="button" className="btn-ghost px-2 md:hidden" onClick={onBack}>
+          <button type="button" className="btn-ghost shrink-0 px-1 md:hidden" onClick={onBack}>
             <ArrowLeft aria-hidden="true" className="size-5" />
             <span className="sr-only">Back to conversations</span>
           </button>
           <MemberPhoto
             path={firstPhoto(c.other_photos)}
             alt=""
-            className="size-10 rounded-full object-cover"
+            className="size-10 shrink-0 rounded-full object-cover"
           />
-          <div>
-            <h2 className="font-semibold">{name}</h2>
+          <div className="min-w-0">
+            <h2 className="truncate font-semibold">{name}</h2>
             <OnlineIndicator userId={c.other_id} />
           </div>
         </div>
         {c.other_visible === 1 && c.blocked_by_me !== 1 && (
-          <div className="flex items-center gap-1 md:gap-2">
+          <div className="flex shrink-0 items-center md:gap-2">
             {!closed && (
               <CallButtons
                 me={me}
@@ -493,11 +493,24 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
                 otherPhoto={firstPhoto(c.other_photos)}
               />
             )}
-            <button type="button" className="btn-ghost text-sm" onClick={() => setReporting(true)}>
-              Report
+            {/* Icons on a phone, words on a wider screen; the name is the same for both. */}
+            <button
+              type="button"
+              className="btn-ghost px-2 text-sm"
+              title="Report"
+              onClick={() => setReporting(true)}
+            >
+              <Flag aria-hidden="true" className="size-5 md:hidden" />
+              <span className="sr-only md:not-sr-only">Report</span>
             </button>
-            <button type="button" className="btn-ghost text-sm" onClick={() => void block()}>
-              Block
+            <button
+              type="button"
+              className="btn-ghost px-2 text-sm"
+              title="Block"
+              onClick={() => void block()}
+            >
+              <Ban aria-hidden="true" className="size-5 md:hidden" />
+              <span className="sr-only md:not-sr-only">Block</span>
             </button>
           </div>
         )}
