@@ -231,17 +231,32 @@ describe.each(getDatabaseKinds())('jobs run by hand on %s', (kind) => {
     expect((await ben.client.from('agent_activity').select('id')).data).toEqual([]);
   });
 
-  it('marks a call left ringing for over a minute as missed and leaves a fresh one ringing', async () => {
+  it('marks a call left ringing for over 30 seconds as missed and leaves a fresh one ringing', async () => {
     const caller = await createMember(t, 'Cal');
     const callee = await createMember(t, 'Rae');
     const ids = [crypto.randomUUID(), crypto.randomUUID()];
+    // A pair that may call (matched, both premium): the job also ends calls of pairs that may not.
+    for (const [from, to] of [
+      [caller.id, callee.id],
+      [callee.id, caller.id],
+    ])
+      await t.db.query(
+        `insert into public.user_interactions (user_id, target_id, interaction_type) values ($1, $2, 'like')`,
+        [from, to],
+      );
+    for (const m of [caller, callee])
+      await t.db.query(
+        `insert into public.subscriptions (user_id, plan_id, billing_cycle, status, current_period_end)
+         values ($1, 'premium', 'monthly', 'active', now() + interval '30 days')`,
+        [m.id],
+      );
     await t.db.transaction(async (tx) => {
-      // The rows' own rules (premium, matched) are not what this job is about: insert them as the platform.
+      // Backdating a call is not something the rows' rules allow: insert them as the platform.
       await tx.exec(`set local session_replication_role = replica`);
       await tx.query(
         // Triggers are off here, so the pair_key they would set (0060) is given too.
         `insert into public.video_calls (id, caller_id, recipient_id, status, call_type, created_at, pair_key)
-         values ($1, $3, $4, 'ringing', 'video', now() - interval '2 minutes', public.member_pair_key($3, $4)),
+         values ($1, $3, $4, 'ringing', 'video', now() - interval '31 seconds', public.member_pair_key($3, $4)),
                 ($2, $3, $4, 'ringing', 'audio', now(), public.member_pair_key($3, $4))`,
         [ids[0], ids[1], caller.id, callee.id],
       );

@@ -54,6 +54,8 @@ describe.each(getDatabaseKinds())('blocks and unmatches on replicas on %s', (kin
     matchId: string;
     conversationId: string;
     messageId: string;
+    /** The call's ring, written into the thread by the call's own trigger (0124). */
+    callMessageId: string;
     callId: string;
     sessionId: string;
     roundId: string;
@@ -98,12 +100,20 @@ describe.each(getDatabaseKinds())('blocks and unmatches on replicas on %s', (kin
       [sub],
     );
     const ps = pairKeys.map((k) => pairs[k]).filter((p) => p !== undefined);
+    // The pair's text, and the call's steps the call's own trigger wrote into the thread (0124): its ring,
+    // and its end when an unmatch ended it.
+    const messages = await t.db.query<{ id: string }>(
+      'select id::text as id from public.messages where conversation_id = any($1::uuid[])',
+      [ps.map((p) => p.conversationId)],
+    );
+    for (const p of ps)
+      expect(messages.rows.map((r) => r.id)).toEqual(expect.arrayContaining([p.messageId, p.callMessageId]));
     return {
       public_profiles: [sub, ...cards],
       user_interactions: likes.rows.map((r) => r.id),
       matches: ps.map((p) => p.matchId),
       conversations: ps.map((p) => p.conversationId),
-      messages: ps.map((p) => p.messageId),
+      messages: messages.rows.map((r) => r.id),
       video_calls: ps.map((p) => p.callId),
       game_sessions: ps.map((p) => p.sessionId),
       game_rounds: ps.map((p) => p.roundId),
@@ -159,7 +169,13 @@ describe.each(getDatabaseKinds())('blocks and unmatches on replicas on %s', (kin
     );
     expect(choices.rows).toHaveLength(2);
     const choiceIds = Object.fromEntries(choices.rows.map((r) => [r.player_id, r.id]));
-    pairs[key] = { ...m, messageId, callId, sessionId, roundId, choiceIds };
+    const ring = await t.db.query<{ id: string }>(
+      `select id::text as id from public.messages where type = 'video_call_ring' and metadata ->> 'callId' = $1`,
+      [callId],
+    );
+    expect(ring.rows).toHaveLength(1);
+    const callMessageId = ring.rows[0]!.id;
+    pairs[key] = { ...m, messageId, callMessageId, callId, sessionId, roundId, choiceIds };
   }
 
   beforeAll(async () => {
