@@ -43,6 +43,7 @@ const MEMBER_PAGES = {
   '/likes': preloadableLazy(() => import('../features/likes/likes-page.tsx')),
   '/profile': preloadableLazy(() => import('../features/profile/profile-page.tsx')),
   '/agent-settings': preloadableLazy(() => import('../features/agents/agent-settings-page.tsx')),
+  '/games': preloadableLazy(() => import('../features/games/game-portal-page.tsx')),
 };
 const AccountPage = MEMBER_PAGES['/account'].Component;
 const MessagesPage = MEMBER_PAGES['/messages'].Component;
@@ -53,6 +54,8 @@ const MatchListPage = MEMBER_PAGES['/match-list'].Component;
 const LikesPage = MEMBER_PAGES['/likes'].Component;
 const ProfilePage = MEMBER_PAGES['/profile'].Component;
 const AgentSettingsPage = MEMBER_PAGES['/agent-settings'].Component;
+const GamePortalPage = MEMBER_PAGES['/games'].Component;
+const GamePage = lazy(() => import('../features/games/game-page.tsx'));
 
 /** Starts loading the member layout's parts and the page at `pathname` (a member route), without waiting. */
 export function preloadMemberRoute(pathname: string): void {
@@ -182,6 +185,8 @@ export function AppRoutes() {
           <Route path="likes" element={<LikesPage />} />
           <Route path="profile" element={<ProfilePage />} />
           <Route path="agent-settings" element={<AgentSettingsPage />} />
+          <Route path="games" element={<GamePortalPage />} />
+          <Route path="games/:id" element={<GamePage />} />
           <Route path="profile-builder" element={<ProfilePage builder />} />
           <Route path="checkout" element={<CheckoutPage />} />
           <Route path="payment-success" element={<PaymentSuccessPage />} />

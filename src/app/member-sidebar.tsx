@@ -18,6 +18,7 @@ import {
   User,
   Users,
   type LucideIcon,
+  Gamepad2,
 } from 'lucide-react';
 import { NavLink, useNavigate } from 'react-router-dom';
 import { useAuth } from '../session/auth-context.tsx';
@@ -48,6 +49,7 @@ export const MEMBER_NAV_GROUPS: { group: string; items: NavItem[] }[] = [
       { label: 'My Matches', to: '/match-list', icon: HeartHandshake },
       { label: 'Likes', to: '/likes', icon: Heart, badge: 'likes' },
       { label: 'Messages', to: '/messages', icon: MessageCircle, premium: true, badge: 'messages' },
+      { label: 'Games', to: '/games', icon: Gamepad2 },
     ],
   },
   {

@@ -142,19 +142,20 @@ describe.each(getDatabaseKinds())('games on %s', (kind) => {
   }
 
   describe('sessions', () => {
-    it('player1 invites a match; player2 is notified; both see the pending session', async () => {
+    it('player1 invites a match; player2 is notified with a link to the game; both see the pending session', async () => {
       const { p1, p2 } = await createPlayers();
       const session = await invite(p1, p2);
       expect(session).toMatchObject({ player1_id: p1, player2_id: p2, status: 'pending', current_round: 0 });
       const note = await asActor(db, member(p2), (tx) =>
-        tx.query<{ title: string; body: string; data: Record<string, string> }>(
-          `select title, body, data from public.notifications where type = 'game_invitation'`,
+        tx.query<{ title: string; body: string; link: string; data: Record<string, string> }>(
+          `select title, body, link, data from public.notifications where type = 'game_invitation'`,
         ),
       );
       expect(note.rows).toEqual([
         {
           title: 'New game invitation',
           body: 'Robin invited you to play This or That',
+          link: `/games/${session.id}`,
           data: { sessionId: session.id, gameType: 'this-or-that', fromUserId: p1 },
         },
       ]);
@@ -522,7 +523,7 @@ describe.each(getDatabaseKinds())('games on %s', (kind) => {
   });
 
   describe('static game content', () => {
-    it('holds the spec’s counts and categories, readable by members only', async () => {
+    it('holds the spec’s content and more (0126) in its categories, readable by members only', async () => {
       const a = await createMember(db);
       const counts = await asActor(db, member(a), (tx) =>
         tx.query<Record<string, number>>(
@@ -539,13 +540,13 @@ describe.each(getDatabaseKinds())('games on %s', (kind) => {
         ),
       );
       expect(counts.rows[0]).toEqual({
-        this_or_that: 5,
+        this_or_that: 30,
         stories: 24,
         story_categories: 6,
         story_difficulties: 3,
-        would_you_rather: 15,
+        would_you_rather: 30,
         wyr_categories: 6,
-        quiz: 15,
+        quiz: 25,
         quiz_types: 4,
         quiz_min_options: 5,
         game_types: 4,

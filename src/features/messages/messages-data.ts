@@ -178,7 +178,7 @@ export async function sendMessage(
     me: string;
     other: string;
     content: string;
-    type?: 'text' | 'image';
+    type?: 'text' | 'image' | 'game_invite' | 'game_result';
     metadata?: Record<string, unknown>;
   },
 ): Promise<string> {

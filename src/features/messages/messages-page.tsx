@@ -20,6 +20,7 @@ import {
   type CallMessageType,
 } from '../../domain/calls.ts';
 import { CallButtons } from '../calls/call-buttons.tsx';
+import { GameInviteCard, PlayGameButton } from '../games/game-thread-parts.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import {
@@ -485,6 +486,7 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
         </div>
         {c.other_visible === 1 && c.blocked_by_me !== 1 && (
           <div className="flex shrink-0 items-center md:gap-2">
+            {!closed && <PlayGameButton me={me} other={{ id: c.other_id, name }} />}
             {!closed && (
               <CallButtons
                 me={me}
@@ -534,7 +536,11 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
           </li>
         )}
         {messages.map((m) =>
-          isCallMessageType(m.type) ? (
+          m.type === 'game_invite' ? (
+            <li key={m.id} className="flex justify-center" data-message-id={m.id}>
+              <GameInviteCard me={me} senderId={m.sender_id} otherName={name} metadata={m.metadata} />
+            </li>
+          ) : isCallMessageType(m.type) ? (
             supersededCalls.has(m.id) ? null : (
               <CallCard key={m.id} m={m} type={m.type} me={me} />
             )
