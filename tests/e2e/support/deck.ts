@@ -50,7 +50,7 @@ export async function skipIfShown(page: Page, memberId: string): Promise<boolean
 export async function skipUntilShown(
   page: Page,
   memberId: string,
-  { lookAgain = false, maxSteps = 40 }: { lookAgain?: boolean; maxSteps?: number } = {},
+  { lookAgain = false, maxSteps = 100 }: { lookAgain?: boolean; maxSteps?: number } = {},
 ): Promise<void> {
   for (let i = 0; i < maxSteps; i++) {
     const shown = await settledCard(page);
@@ -74,8 +74,11 @@ export async function skipUntilShown(
   await expect(deckCardOf(page, memberId), 'the member in the deck').toBeVisible();
 }
 
-/** Goes through the whole deck on screen: `memberId` is never offered. */
-export async function expectNotInDeck(page: Page, memberId: string, maxSteps = 25): Promise<void> {
+/**
+ * Goes through the whole deck on screen: `memberId` is never offered. The run's server gathers members from
+ * every journey before this one, so a deck open to everyone is long (up to the deck's size, 50).
+ */
+export async function expectNotInDeck(page: Page, memberId: string, maxSteps = 100): Promise<void> {
   for (let i = 0; i < maxSteps; i++) {
     const shown = await settledCard(page);
     if (shown === null) return;
