@@ -76,7 +76,7 @@ export async function skipUntilShown(
 
 /**
  * Goes through the whole deck on screen: `memberId` is never offered. The run's server gathers members from
- * every journey before this one, so a deck open to everyone is long (up to the deck's size, 50).
+ * every journey before this one, so a deck open to everyone is long (up to DECK_SIZE, 30 cards, per fetch).
  */
 export async function expectNotInDeck(page: Page, memberId: string, maxSteps = 100): Promise<void> {
   for (let i = 0; i < maxSteps; i++) {
