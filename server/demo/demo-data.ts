@@ -116,6 +116,39 @@ export const DEMO_CITIES = [
   { city: 'Paris', country: 'France', lat: 48.9, lng: 2.4 },
 ] as const;
 
+/**
+ * Where the rest of the community lives (issue 20): the largest cities of the profile's city list, then big
+ * cities members often come from, at the list's own coordinates, so a new member who picks one of them finds
+ * people within 25 km. Six members each, half women and half men, all of whom look for the other.
+ */
+export const SPREAD_CITIES = [
+  { city: 'Shanghai', country: 'China', lat: 31.2, lng: 121.5 },
+  { city: 'Istanbul', country: 'Türkiye', lat: 41, lng: 28.9 },
+  { city: 'Buenos Aires', country: 'Argentina', lat: -34.6, lng: -58.4 },
+  { city: 'Mumbai', country: 'India', lat: 19.1, lng: 72.9 },
+  { city: 'Mexico City', country: 'Mexico', lat: 19.4, lng: -99.1 },
+  { city: 'Beijing', country: 'China', lat: 39.9, lng: 116.4 },
+  { city: 'Karachi', country: 'Pakistan', lat: 24.9, lng: 67 },
+  { city: 'Tianjin', country: 'China', lat: 39.1, lng: 117.2 },
+  { city: 'Guangzhou', country: 'China', lat: 23.1, lng: 113.3 },
+  { city: 'Delhi', country: 'India', lat: 28.7, lng: 77.2 },
+  { city: 'Moscow', country: 'Russia', lat: 55.8, lng: 37.6 },
+  { city: 'Shenzhen', country: 'China', lat: 22.5, lng: 114.1 },
+  { city: 'Dhaka', country: 'Bangladesh', lat: 23.7, lng: 90.4 },
+  { city: 'Seoul', country: 'South Korea', lat: 37.6, lng: 127 },
+  { city: 'São Paulo', country: 'Brazil', lat: -23.5, lng: -46.6 },
+  { city: 'Wuhan', country: 'China', lat: 30.6, lng: 114.3 },
+  { city: 'Berlin', country: 'Germany', lat: 52.5, lng: 13.4 },
+  { city: 'Paris', country: 'France', lat: 48.9, lng: 2.3 },
+  { city: 'Madrid', country: 'Spain', lat: 40.4, lng: -3.7 },
+  { city: 'Rome', country: 'Italy', lat: 41.9, lng: 12.5 },
+  { city: 'New York City', country: 'United States', lat: 40.7, lng: -74 },
+  { city: 'Los Angeles', country: 'United States', lat: 34.1, lng: -118.2 },
+  { city: 'Toronto', country: 'Canada', lat: 43.7, lng: -79.4 },
+  { city: 'Sydney', country: 'Australia', lat: -33.9, lng: 151.2 },
+] as const;
+export const MEMBERS_PER_SPREAD_CITY = 6;
+
 const INTERESTS = [
   'hiking',
   'cooking',
@@ -203,7 +236,6 @@ export interface DemoMember {
   height: number;
   min_age: number;
   max_age: number;
-  initials: string;
   hue: number;
 }
 
@@ -215,23 +247,38 @@ function getBirthday(random: () => number, today: Date): { birthday: string; age
   return { birthday: d.toISOString().slice(0, 10), age };
 }
 
-/** count members; index is part of each e-mail so the addresses never collide. */
+/**
+ * count members; index is part of each e-mail so the addresses never collide. The last
+ * SPREAD_CITIES x MEMBERS_PER_SPREAD_CITY (when count allows) live in the spread cities; the rest around London.
+ */
 export function generateDemoMembers(count: number, today = new Date(), seed = 20261122): DemoMember[] {
   const random = createRandom(seed);
   const members: DemoMember[] = [];
+  const spreadCount = Math.min(count, SPREAD_CITIES.length * MEMBERS_PER_SPREAD_CITY);
+  const spreadFrom = count - spreadCount;
   for (let i = 0; i < count; i++) {
+    const spread = i >= spreadFrom;
     const roll = random();
-    const gender = roll < 0.47 ? 'woman' : roll < 0.94 ? 'man' : 'non-binary';
+    const gender = spread
+      ? (i - spreadFrom) % 2 === 0
+        ? 'woman'
+        : 'man'
+      : roll < 0.47
+        ? 'woman'
+        : roll < 0.94
+          ? 'man'
+          : 'non-binary';
     const first = pick(random, gender === 'woman' ? WOMEN : gender === 'man' ? MEN : NEUTRAL);
     const last = pick(random, LAST);
     const lookRoll = random();
     const looking_for =
       gender === 'non-binary' || lookRoll < 0.25
         ? ['woman', 'man', 'non-binary']
-        : lookRoll < 0.85
+        : lookRoll < 0.85 || spread
           ? [gender === 'woman' ? 'man' : 'woman']
           : [gender];
-    const place = pick(random, DEMO_CITIES);
+    const london = pick(random, DEMO_CITIES);
+    const place = spread ? SPREAD_CITIES[Math.floor((i - spreadFrom) / MEMBERS_PER_SPREAD_CITY)]! : london;
     const [career, industry] = pick(random, CAREERS);
     const { birthday, age } = getBirthday(random, today);
     members.push({
@@ -255,7 +302,6 @@ export function generateDemoMembers(count: number, today = new Date(), seed = 20
       height: Math.round(155 + random() * 40),
       min_age: Math.max(18, age - 8 - Math.floor(random() * 4)),
       max_age: Math.min(120, age + 8 + Math.floor(random() * 6)),
-      initials: `${first[0]}${last[0]}`,
       hue: Math.floor(random() * 360),
     });
   }

@@ -1,7 +1,10 @@
-// Seeds the demo community on an empty database: synthetic members with avatars, answers and preferences, and a demo account.
+// Seeds the demo community on an empty database: synthetic members with illustrated faces (two photos each, drawn
+// offline by DiceBear's "lorelei", CC0), answers and preferences, and a demo account.
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { createAvatar } from '@dicebear/core';
+import { lorelei } from '@dicebear/collection';
 import sharp from 'sharp';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Database, Queryable } from '../db/database.ts';
@@ -9,11 +12,14 @@ import { FileStore } from '../storage/file-store.ts';
 import { generateDemoMembers, type DemoMember } from './demo-data.ts';
 
 export const DEMO_EMAIL = 'demo@heartsync.demo';
-export const DEMO_MEMBER_COUNT = 150;
+/** Around London (the demo account's town), plus six in each of the spread cities (demo-data.ts). */
+export const DEMO_MEMBER_COUNT = 240;
+/** Photos per synthetic member: the same face, framed twice. */
+export const DEMO_PHOTOS_PER_MEMBER = 2;
 /** How many synthetic members have already liked the demo account, so Likes is not empty. */
 export const DEMO_LIKERS = 12;
 const CREDENTIALS_FILE = 'demo-account.json';
-const AVATAR_SIZE = 256;
+const AVATAR_SIZE = 640;
 const PHOTO_BUCKET = 'profile-photos';
 
 export interface DemoSeedResult {
@@ -97,35 +103,77 @@ function getDemoProfile(today = new Date()): DemoMember {
     height: 168,
     min_age: 18,
     max_age: 120,
-    initials: 'DM',
     hue: 330,
   };
 }
 
-function getAvatarSvg(initials: string, hue: number): string {
-  const safe = initials.replace(/[^A-Za-z]/g, '').slice(0, 2);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${AVATAR_SIZE}" height="${AVATAR_SIZE}">
-<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
-<stop offset="0" stop-color="hsl(${hue},70%,62%)"/><stop offset="1" stop-color="hsl(${(hue + 50) % 360},65%,38%)"/>
-</linearGradient></defs>
-<rect width="100%" height="100%" fill="url(#g)"/>
-<text x="50%" y="50%" font-family="sans-serif" font-size="100" fill="#fff" text-anchor="middle" dominant-baseline="central">${safe}</text>
-</svg>`;
+// Lorelei's hair variants that read as short, and the rest (picked from the style's own preview sheet).
+const SHORT_HAIR = [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 25, 27, 28, 44, 47];
+const LONG_HAIR = Array.from({ length: 48 }, (_, i) => i + 1).filter((v) => !SHORT_HAIR.includes(v));
+const SKIN = ['f9e0c7', 'f2d3b1', 'ecad80', 'd08b5b', 'ae5d29', '694d3d'];
+const HAIR_COLOR = ['000000', '2c1b18', '4a312c', '724133', 'a55728', 'b58143', 'd6b370', '9e9e9e'];
+
+function hsl(h: number, s: number, l: number): string {
+  const k = (n: number) => (n + h / 30) % 12;
+  const a = (s / 100) * Math.min(l / 100, 1 - l / 100);
+  const f = (n: number) => l / 100 - a * Math.max(-1, Math.min(k(n) - 3, Math.min(9 - k(n), 1)));
+  return [f(0), f(8), f(4)]
+    .map((x) =>
+      Math.round(x * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('');
 }
 
-/** One WebP per member (demo account last); generated offline, no external images. */
-async function renderAvatars(members: DemoMember[]): Promise<Buffer[]> {
-  const all = [...members, { initials: 'DM', hue: 330 }];
-  const out: Buffer[] = [];
+interface AvatarOf {
+  name: string;
+  gender: string;
+  hue: number;
+}
+
+/** A member's face as SVG: the same person in every photo (seeded by name), framed differently per photo. */
+function getAvatarSvg(m: AvatarOf, photo: number): string {
+  const pick = <T>(list: readonly T[], salt: number): T => {
+    let h = salt;
+    for (const ch of m.name) h = (Math.imul(h, 31) + ch.charCodeAt(0)) >>> 0;
+    return list[h % list.length]!;
+  };
+  const hair =
+    m.gender === 'man' ? SHORT_HAIR : m.gender === 'woman' ? LONG_HAIR : [...SHORT_HAIR, ...LONG_HAIR];
+  return createAvatar(lorelei, {
+    seed: m.name,
+    size: AVATAR_SIZE,
+    flip: photo % 2 === 1,
+    scale: photo === 0 ? 100 : 115,
+    backgroundColor: [hsl((m.hue + photo * 40) % 360, 70, photo === 0 ? 86 : 78)],
+    hair: [`variant${String(pick(hair, 1)).padStart(2, '0')}`] as never,
+    skinColor: [pick(SKIN, 2)],
+    hairColor: [pick(HAIR_COLOR, 3)],
+    beardProbability: m.gender === 'man' ? 45 : 0,
+    hairAccessoriesProbability: m.gender === 'man' ? 0 : 20,
+    earringsProbability: m.gender === 'man' ? 5 : 40,
+    glassesProbability: 15,
+  }).toString();
+}
+
+/** DEMO_PHOTOS_PER_MEMBER WebPs per member (demo account last); drawn offline, no external images. */
+async function renderAvatars(members: DemoMember[]): Promise<Buffer[][]> {
+  const all: AvatarOf[] = [...members, { name: 'Demo Member', gender: 'woman', hue: 330 }];
+  const out: Buffer[][] = [];
   // Small batches: sharp is multi-threaded already; this only overlaps the per-image overhead.
   for (let i = 0; i < all.length; i += 8) {
     const batch = all.slice(i, i + 8);
     out.push(
       ...(await Promise.all(
         batch.map((m) =>
-          sharp(Buffer.from(getAvatarSvg(m.initials, m.hue)))
-            .webp({ quality: 75 })
-            .toBuffer(),
+          Promise.all(
+            Array.from({ length: DEMO_PHOTOS_PER_MEMBER }, (_, photo) =>
+              sharp(Buffer.from(getAvatarSvg(m, photo)))
+                .webp({ quality: 75 })
+                .toBuffer(),
+            ),
+          ),
         ),
       )),
     );
@@ -158,45 +206,48 @@ async function storeAvatars(
   tx: Queryable,
   store: FileStore,
   ids: string[],
-  avatars: Buffer[],
+  avatars: Buffer[][],
   placed: StoredFile[],
-): Promise<string[]> {
+): Promise<string[][]> {
   const rows: { bucket_id: string; name: string; owner: string; metadata: object; version: string }[] = [];
-  for (let i = 0; i < ids.length; i++) {
-    const data = avatars[i]!;
-    const version = crypto.randomUUID();
-    const tmp = await store.writeTemp(data);
-    await store.place(tmp, PHOTO_BUCKET, version);
-    placed.push({ bucket: PHOTO_BUCKET, version });
-    rows.push({
-      bucket_id: PHOTO_BUCKET,
-      name: `${ids[i]}/avatar.webp`,
-      owner: ids[i]!,
-      version,
-      metadata: {
-        eTag: `"${crypto.createHash('md5').update(data).digest('hex')}"`,
-        size: data.length,
-        mimetype: 'image/webp',
-        cacheControl: '3600',
-        lastModified: new Date().toISOString(),
-        contentLength: data.length,
-        httpStatusCode: 200,
-        width: AVATAR_SIZE,
-        height: AVATAR_SIZE,
-      },
-    });
-  }
+  const names: string[][] = [];
+  for (let i = 0; i < ids.length; i++)
+    for (const [photo, data] of (avatars[i] ?? []).entries()) {
+      const version = crypto.randomUUID();
+      const tmp = await store.writeTemp(data);
+      await store.place(tmp, PHOTO_BUCKET, version);
+      placed.push({ bucket: PHOTO_BUCKET, version });
+      const name = `${ids[i]}/photo-${photo + 1}.webp`;
+      (names[i] ??= []).push(name);
+      rows.push({
+        bucket_id: PHOTO_BUCKET,
+        name,
+        owner: ids[i]!,
+        version,
+        metadata: {
+          eTag: `"${crypto.createHash('md5').update(data).digest('hex')}"`,
+          size: data.length,
+          mimetype: 'image/webp',
+          cacheControl: '3600',
+          lastModified: new Date().toISOString(),
+          contentLength: data.length,
+          httpStatusCode: 200,
+          width: AVATAR_SIZE,
+          height: AVATAR_SIZE,
+        },
+      });
+    }
   await tx.query(
     `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, version)
      select x.bucket_id, x.name, x.owner, x.owner::text, x.metadata, x.version
      from jsonb_to_recordset($1::jsonb) as x(bucket_id text, name text, owner uuid, metadata jsonb, version text)`,
     [JSON.stringify(rows)],
   );
-  return rows.map((r) => r.name);
+  return names;
 }
 
-async function updateProfiles(tx: Queryable, ids: string[], members: DemoMember[], photos: string[]) {
-  const rows = members.map((m, i) => ({ ...m, id: ids[i], photos: [photos[i]] }));
+async function updateProfiles(tx: Queryable, ids: string[], members: DemoMember[], photos: string[][]) {
+  const rows = members.map((m, i) => ({ ...m, id: ids[i], photos: photos[i] ?? [] }));
   await tx.query(
     `update public.profiles p set
        birthday = x.birthday, gender = x.gender, looking_for = x.looking_for, relationship_goals = x.relationship_goals,

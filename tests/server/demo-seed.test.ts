@@ -4,6 +4,7 @@ import {
   DEMO_EMAIL,
   DEMO_LIKERS,
   DEMO_MEMBER_COUNT,
+  DEMO_PHOTOS_PER_MEMBER,
   seedDemoCommunity,
 } from '../../server/demo/seed-demo.ts';
 import { createAnonClient, createMember } from '../fixtures/members.ts';
@@ -38,13 +39,16 @@ describe.each(getDatabaseKinds())('demo community on %s', (kind) => {
     console.log(`demo community seeded in ${seedMs} ms`);
     const members = DEMO_MEMBER_COUNT + 1;
     expect(await count(t, `select count(*) from public.profiles`)).toBe(members);
-    expect(await count(t, `select count(*) from public.public_profiles where cardinality(photos) = 1`)).toBe(
-      members,
-    );
+    expect(
+      await count(
+        t,
+        `select count(*) from public.public_profiles where cardinality(photos) = ${DEMO_PHOTOS_PER_MEMBER}`,
+      ),
+    ).toBe(members);
     expect(await count(t, `select count(*) from public.match_preferences`)).toBe(members);
     expect(await count(t, `select count(distinct user_id) from public.profile_answers`)).toBe(members);
     expect(await count(t, `select count(*) from storage.objects where bucket_id = 'profile-photos'`)).toBe(
-      members,
+      members * DEMO_PHOTOS_PER_MEMBER,
     );
     // Every profile satisfies the same checks a member's own edit would (ages 18+, coarse location).
     expect(
@@ -86,6 +90,34 @@ describe.each(getDatabaseKinds())('demo community on %s', (kind) => {
     expect(back.error).toBeNull();
     const matches = await client.from('matches').select('id');
     expect(matches.data).toHaveLength(1);
+  });
+
+  it('a new member in a big city (Berlin, Shanghai) with a 10-25 km band finds people nearby', async () => {
+    for (const [name, place, gender, wants] of [
+      ['Berlin', { city: 'Berlin', country: 'Germany', lat: 52.5, lng: 13.4 }, 'woman', 'man'],
+      ['Shanghai', { city: 'Shanghai', country: 'China', lat: 31.2, lng: 121.5 }, 'man', 'woman'],
+    ] as const) {
+      const m = await createMember(t, name);
+      await t.db.query(
+        `update public.profiles set name = $2, birthday = '1994-05-05', gender = $3, looking_for = array[$4],
+           city = $5, country = $6, location_lat = $7, location_lng = $8 where id = $1`,
+        [m.id, name, gender, wants, place.city, place.country, place.lat, place.lng],
+      );
+      await t.db.query(
+        `insert into public.match_preferences (user_id, min_age, max_age, genders, max_distance_band)
+         values ($1, 25, 40, array[$2], '10-25 km')`,
+        [m.id, wants],
+      );
+      const deck = await m.client.rpc('get_discovery_candidates', { limit_count: 20 });
+      expect(deck.error).toBeNull();
+      const cards = deck.data as { city: string; gender: string; photos: string[] }[];
+      expect(cards.length).toBeGreaterThan(0);
+      for (const c of cards) {
+        expect(c.city).toBe(place.city);
+        expect(c.gender).toBe(wants);
+        expect(c.photos).toHaveLength(DEMO_PHOTOS_PER_MEMBER);
+      }
+    }
   });
 
   it('synthetic members cannot sign in (they have no password)', async () => {
