@@ -100,18 +100,58 @@ describe.each(getDatabaseKinds())('likes and matches on %s', (kind) => {
     const b = await createMember(db);
     await like(a, b);
     await expectSqlError(like(a, b), '23505');
-    await expectSqlError(
-      asActor(db, member(a), (tx) =>
-        tx.query('delete from public.user_interactions where user_id = $1', [a]),
-      ),
-      '42501',
+    // A delete reaches only the member's own recent skips (0127): the like stays.
+    const deleted = await asActor(db, member(a), (tx) =>
+      tx.query('delete from public.user_interactions where user_id = $1', [a]),
     );
+    expect(deleted.rowCount).toBe(0);
+    const kept = await db.query('select 1 from public.user_interactions where user_id = $1', [a]);
+    expect(kept.rows).toHaveLength(1);
     await expectSqlError(
       asActor(db, member(a), (tx) =>
         tx.query(`update public.user_interactions set interaction_type = 'skip' where user_id = $1`, [a]),
       ),
       '42501',
     );
+  });
+
+  it('a member undoes their own skip within the hour, never someone else’s, never an older one', async () => {
+    const a = await createMember(db);
+    const b = await createMember(db);
+    const c = await createMember(db);
+    for (const [from, to] of [
+      [a, b],
+      [a, c],
+      [b, a],
+    ] as const)
+      await asActor(db, member(from), (tx) =>
+        tx.query(
+          `insert into public.user_interactions (user_id, target_id, interaction_type) values ($1, $2, 'skip')`,
+          [from, to],
+        ),
+      );
+    await db.query(
+      `update public.user_interactions set created_at = now() - interval '2 hours' where user_id = $1 and target_id = $2`,
+      [a, c],
+    );
+    const undone = await asActor(db, member(a), (tx) =>
+      tx.query('delete from public.user_interactions where target_id = any($1::uuid[]) or user_id = $2', [
+        [b, c],
+        b,
+      ]),
+    );
+    expect(undone.rowCount).toBe(1);
+    const left = await db.query<{ user_id: string; target_id: string }>(
+      'select user_id, target_id from public.user_interactions where user_id = any($1::uuid[]) order by user_id',
+      [[a, b]],
+    );
+    expect(left.rows).toEqual(
+      expect.arrayContaining([
+        { user_id: a, target_id: c },
+        { user_id: b, target_id: a },
+      ]),
+    );
+    expect(left.rows).toHaveLength(2);
   });
 
   it('liking a member across a block is refused both ways, and a mutual like across a block makes no match', async () => {

@@ -1,9 +1,10 @@
 // /find-matches: the ranked deck (kept locally), like/skip by buttons and keys, block/report, filters and the upgrade prompt.
-import { Heart, X } from 'lucide-react';
+import { Heart, RotateCcw, X } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useAuth } from '../../session/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
 import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
+import { getInteractionId } from '../../domain/ids.ts';
 import { getLabel } from '../../domain/labels.ts';
 import { toast } from '../../ui/toast-store.ts';
 import { useLikeLimit } from '../likes/like-limit-prompt.tsx';
@@ -12,6 +13,7 @@ import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
 import { blockMember } from '../reports/report-api.ts';
 import { ReportDialog } from '../reports/report-dialog.tsx';
 import { getDistanceText, getWhyYouMatch, parseExplanation } from './card-text.ts';
+import { SwipeCard } from './swipe-card.tsx';
 import {
   DECK_INPUTS_SQL,
   DeckRefreshScheduler,
@@ -249,6 +251,8 @@ export default function DiscoveryPage() {
   const [loading, setLoading] = useState(false);
   const [loadError, setLoadError] = useState<string>();
   const [reporting, setReporting] = useState<DeckRow>();
+  /** The last skip, which the member may take back. */
+  const [lastSkip, setLastSkip] = useState<{ id: string; name: string }>();
   const { data: deck, isLoading } = useQuery<DeckRow>(
     `select * from discovery_deck
      where id not in (select target_id from user_interactions where user_id = ?)
@@ -323,6 +327,11 @@ export default function DiscoveryPage() {
       try {
         if (type === 'like' && !(await mayLike())) return;
         await writeInteraction(db, me, current.id, type);
+        setLastSkip(
+          type === 'skip'
+            ? { id: getInteractionId(me, current.id), name: current.name ?? 'them' }
+            : undefined,
+        );
         if (type === 'like')
           toast({ title: 'Like sent!', description: 'Your like has been sent successfully.' });
       } catch {
@@ -354,6 +363,22 @@ export default function DiscoveryPage() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [act]);
+
+  /** Brings the last skipped card back (the server allows undoing one's own skip for an hour). */
+  async function undoSkip() {
+    if (!lastSkip) return;
+    const skip = lastSkip;
+    setLastSkip(undefined);
+    try {
+      await db.execute(`delete from user_interactions where id = ? and interaction_type = 'skip'`, [skip.id]);
+    } catch {
+      toast({
+        title: 'Error',
+        description: 'Failed to undo the skip. Please try again.',
+        variant: 'destructive',
+      });
+    }
+  }
 
   async function block(row: DeckRow) {
     try {
@@ -399,12 +424,25 @@ export default function DiscoveryPage() {
       )}
       {current ? (
         <>
-          <Card key={current.id} row={current} />
+          <SwipeCard key={current.id} disabled={settling} onDecide={(type) => void act(type)}>
+            <Card row={current} />
+          </SwipeCard>
           {/* Always on screen: the decision never needs a scroll, whatever the card's length. */}
           <div
-            className="sticky bottom-0 z-10 -mx-4 flex justify-center gap-3 border-t border-border bg-bg px-4 py-3 md:mx-0 md:rounded-lg md:border"
+            className="sticky bottom-16 z-10 -mx-4 flex justify-center gap-3 border-t border-border bg-bg px-4 py-3 md:bottom-0 md:mx-0 md:rounded-lg md:border"
             data-testid="deck-actions"
           >
+            {lastSkip && (
+              <button
+                type="button"
+                className="btn-ghost"
+                title={`Bring ${lastSkip.name} back`}
+                onClick={() => void undoSkip()}
+              >
+                <RotateCcw aria-hidden="true" className="mr-1 inline size-4" />
+                Undo skip
+              </button>
+            )}
             <button
               type="button"
               className="btn-secondary"

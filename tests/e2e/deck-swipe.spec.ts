@@ -1,0 +1,111 @@
+// The swipe deck on a phone (issue 20): the card and Like/Skip fit the screen with the tab bar below; a short
+// drag springs back, a drag left past the threshold skips, "Undo skip" brings that card back, a drag right
+// likes. The same journey at the desktop size keeps Like and Skip in view without scrolling. Then / greets the
+// signed-in member with their next step.
+import type { Page } from '@playwright/test';
+import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import { expectNoSeriousA11yViolations } from './support/axe.ts';
+import { deckCard, settledCard } from './support/deck.ts';
+import { createAccount, getMemberId, getServiceAuth, setProfile } from './support/service-role.ts';
+import { test } from './support/test.ts';
+
+test.describe.configure({ timeout: 120_000 });
+
+// A town of its own, so this member's deck holds the two people made here.
+const HERE = { city: 'Akureyri', country: 'Iceland', location_lat: 65.68, location_lng: -18.09 };
+
+async function drag(page: Page, dx: number) {
+  const box = (await deckCard(page).boundingBox())!;
+  const x = box.x + box.width / 2;
+  const y = box.y + Math.min(box.height / 2, 200);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 8; i++) await page.mouse.move(x + (dx * i) / 8, y + i);
+  await page.mouse.up();
+}
+
+for (const size of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test(`swipes decide at ${size.width}x${size.height}; a skip can be undone`, async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    await page.setViewportSize(size);
+    await acceptNecessaryCookies(page);
+    const auth = await getServiceAuth(request, baseURL!);
+    const email = makeEmail('swipe');
+    await signUpAndConfirm(page, request, email);
+    const me = await getMemberId(request, auth, email);
+    await setProfile(request, auth, me, {
+      name: 'Sif Example',
+      birthday: '1993-02-02',
+      gender: 'woman',
+      looking_for: ['man'],
+      ...HERE,
+    });
+    for (const [tag, name] of [
+      ['odd', 'Oddur Example'],
+      ['pall', 'Pall Example'],
+    ] as const) {
+      const id = await createAccount(request, auth, tag);
+      await setProfile(request, auth, id, {
+        name,
+        birthday: '1991-06-06',
+        gender: 'man',
+        looking_for: ['woman'],
+        bio: 'Hiking, coffee and long summer evenings.',
+        interests: ['hiking', 'coffee'],
+        ...HERE,
+      });
+    }
+
+    await page.goto('/find-matches');
+    const first = await settledCard(page);
+    expect(first).not.toBeNull();
+    // The decision never needs a scroll.
+    await expect(page.getByRole('button', { name: 'Like', exact: true })).toBeInViewport({ ratio: 1 });
+    await expect(page.getByRole('button', { name: 'Skip', exact: true })).toBeInViewport({ ratio: 1 });
+    if (size.width < 768) {
+      const tabs = page.getByRole('navigation', { name: 'Tabs' });
+      await expect(tabs).toBeVisible();
+      await expect(tabs.getByRole('link', { name: 'Discover' })).toHaveAttribute('aria-current', 'page');
+      await expect(page.getByRole('navigation', { name: 'Tabs' })).toBeInViewport({ ratio: 1 });
+    } else {
+      await expect(page.getByRole('navigation', { name: 'Tabs' })).toBeHidden();
+    }
+
+    // A short drag springs back.
+    await drag(page, 40);
+    await expect(page.getByTestId('swipe-card')).toHaveAttribute('data-drag', '0');
+    expect(await settledCard(page)).toBe(first);
+
+    // Left past the threshold: skipped, and the next card comes.
+    await drag(page, -220);
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () => document.querySelector<HTMLElement>('[data-testid="discovery-card"]')?.dataset['memberId'],
+        ),
+      )
+      .not.toBe(first);
+    await page.getByRole('button', { name: 'Undo skip' }).click();
+    await expect(page.locator(`[data-testid="discovery-card"][data-member-id="${first}"]`)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Undo skip' })).toHaveCount(0);
+
+    // Right past the threshold: liked.
+    await drag(page, 220);
+    await expect(page.getByText('Like sent!', { exact: true })).toBeVisible();
+    await expect(page.locator(`[data-testid="discovery-card"][data-member-id="${first}"]`)).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+
+    // At / a signed-in member is greeted with their next step, not asked to sign up.
+    await page.goto('/');
+    await expect(page.getByTestId('member-welcome')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Start Your Journey' })).toHaveCount(0);
+    await page.getByRole('link', { name: 'Discover people' }).click();
+    await expect(page).toHaveURL(/\/find-matches$/);
+  });
+}
