@@ -2,10 +2,11 @@
 // Escape and a tap outside), account banners, theme menu and sign-out.
 // Presence and session rules run for every signed-in page, this layout's or not (SignedInRules in app.tsx).
 import { Suspense, useEffect, useRef, useState } from 'react';
-import { Menu } from 'lucide-react';
+import { LogOut, Menu } from 'lucide-react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { DeletionBanner, PauseBanner } from '../features/accounts/account-banners.tsx';
 import { MemberNav, SidebarAccount, useSidebarSignOut } from './member-sidebar.tsx';
+import { MemberTabBar } from './member-tab-bar.tsx';
 import { ThemeMenu } from '../ui/theme-menu.tsx';
 import { LovyLauncher } from '../features/lovy/lovy-launcher.tsx';
 import { PageLoading } from '../ui/loading-screen.tsx';
@@ -123,14 +124,16 @@ export function MemberLayout() {
           <div className="flex items-center gap-0.5 md:gap-1">
             <LovyLauncher />
             <span className="md:hidden">
-              <ThemeMenu />
+              <ThemeMenu compact />
             </span>
             <button
               type="button"
               className="btn-ghost px-2 whitespace-nowrap md:hidden"
+              title="Sign Out"
               onClick={() => void signOut()}
             >
-              Sign Out
+              <LogOut aria-hidden="true" className="size-5" />
+              <span className="sr-only">Sign Out</span>
             </button>
           </div>
         </header>
@@ -139,7 +142,8 @@ export function MemberLayout() {
         </Suspense>
         <DeletionBanner />
         <PauseBanner />
-        <div className="flex-1">
+        {/* Room for the phone's tab bar under the page. */}
+        <div className="flex-1 pb-16 md:pb-0">
           <Suspense fallback={<PageLoading />}>
             <ReplicaProvider>
               <MemberBackground />
@@ -152,6 +156,7 @@ export function MemberLayout() {
           </Suspense>
         </div>
       </div>
+      <MemberTabBar />
     </div>
   );
 }

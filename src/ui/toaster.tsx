@@ -101,7 +101,7 @@ export function Toaster() {
       <ol
         ref={region}
         tabIndex={-1}
-        className="pointer-events-none fixed right-0 bottom-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none focus:ring-2 focus:ring-primary"
+        className="pointer-events-none fixed right-0 bottom-16 z-[100] md:bottom-0 flex w-full max-w-sm flex-col gap-2 p-4 outline-none focus:ring-2 focus:ring-primary"
       >
         {items
           .filter((t) => t.open)

@@ -670,7 +670,7 @@ export default function MessagesPage() {
         )}
       </div>
       {/* The thread fills the screen's height at every size; on a phone the list and the thread take turns. */}
-      <div className="card grid h-[calc(100dvh-10rem)] min-h-[28rem] grid-cols-1 gap-0 p-0 md:grid-cols-[18rem_1fr]">
+      <div className="card grid h-[calc(100dvh-14rem)] min-h-[24rem] md:h-[calc(100dvh-10rem)] md:min-h-[28rem] grid-cols-1 gap-0 p-0 md:grid-cols-[18rem_1fr]">
         <nav
           aria-label="Conversation list"
           className={`min-h-0 overflow-y-auto md:block md:border-r md:border-border ${selected ? 'hidden' : ''}`}
