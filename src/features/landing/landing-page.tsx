@@ -1,7 +1,8 @@
 // The landing page: rotating headline, the promise, three feature cards, Start Your Journey and the instance's real figures.
 import { useEffect, useState } from 'react';
-import { HeartHandshake, ShieldCheck, Sparkles } from 'lucide-react';
+import { HeartHandshake, MessageCircle, Search, ShieldCheck, Sparkles } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { useAuth } from '../../session/auth-context.tsx';
 import { PublicStats } from './public-stats.tsx';
 
 export const ROTATING_PHRASES = ['Perfect Match', 'Soulmate', 'True Love'] as const;
@@ -44,9 +45,45 @@ function RotatingPhrase() {
   );
 }
 
+/**
+ * A signed-in member at / (where sign-in leads, spec) is greeted with their next step instead of being asked to
+ * sign up. Shown once mounted: the pre-rendered page is the visitor's, and hydration must adopt it unchanged.
+ */
+function useSignedInMember(): boolean {
+  const { isAuthenticated } = useAuth();
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  return mounted && isAuthenticated;
+}
+
+function MemberWelcome() {
+  return (
+    <section aria-label="Welcome back" className="mx-auto mt-6 max-w-xl px-4" data-testid="member-welcome">
+      <div className="card flex flex-col items-center gap-3 text-center">
+        <p className="text-lg font-semibold">Welcome back! Pick up where you left off.</p>
+        <div className="flex flex-wrap justify-center gap-2">
+          <Link to="/find-matches" className="btn-primary">
+            <Search aria-hidden="true" className="mr-1 inline size-4" />
+            Discover people
+          </Link>
+          <Link to="/messages" className="btn-secondary">
+            <MessageCircle aria-hidden="true" className="mr-1 inline size-4" />
+            Messages
+          </Link>
+          <Link to="/dashboard" className="btn-ghost">
+            Dashboard
+          </Link>
+        </div>
+      </div>
+    </section>
+  );
+}
+
 export default function LandingPage() {
+  const member = useSignedInMember();
   return (
     <main id="main">
+      {member && <MemberWelcome />}
       <section className="mx-auto max-w-6xl px-4 pt-16 pb-12 text-center md:pt-24">
         <h1 className="text-4xl font-extrabold tracking-tight md:text-6xl">
           Find Your <RotatingPhrase />
@@ -56,9 +93,11 @@ export default function LandingPage() {
           introduces you to people who want the same.
         </p>
         <div className="mt-8 flex flex-wrap justify-center gap-3">
-          <Link to="/signup" className="btn-primary px-6 py-3 text-lg">
-            Start Your Journey
-          </Link>
+          {!member && (
+            <Link to="/signup" className="btn-primary px-6 py-3 text-lg">
+              Start Your Journey
+            </Link>
+          )}
           <Link to="/how-it-works" className="btn-secondary px-6 py-3 text-lg">
             How It Works
           </Link>
