@@ -23,6 +23,7 @@ import {
   type Pick,
   type RoundQuestion,
 } from '../../domain/games.ts';
+import { getLabel } from '../../domain/labels.ts';
 import { toast } from '../../ui/toast-store.ts';
 import {
   addStoryLine,
@@ -205,9 +206,12 @@ export function ChoiceGame({ session, me, rounds, otherName }: GameProps) {
   const done = isRevealed(current);
   const mineRevealed = decodeChoice(mySlot === 1 ? current.player1_choice : current.player2_choice);
   const theirs = decodeChoice(mySlot === 1 ? current.player2_choice : current.player1_choice);
+  // The round before, when the other player moved on first: its reveal stays readable.
+  const previous = !done ? revealed.filter((r) => r.round_number < current.round_number).at(-1) : undefined;
 
   return (
     <div className="space-y-4">
+      {previous && <RoundHistory rounds={[previous]} mySlot={mySlot} otherName={otherName} />}
       <section
         aria-label={`Round ${current.round_number}`}
         className="card"
@@ -215,7 +219,7 @@ export function ChoiceGame({ session, me, rounds, otherName }: GameProps) {
       >
         <p className="text-sm text-muted">
           Round {current.round_number} of {CHOICE_ROUNDS}
-          {q.category ? ` · ${q.category}` : ''}
+          {q.category ? ` · ${getLabel(q.category)}` : ''}
         </p>
         <h2 className="mt-1 text-xl font-semibold">{q.text}</h2>
         {!done && !mine && (
