@@ -115,6 +115,9 @@ test('a signed-in member at / gets the member view, not the visitor page', async
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Find Your');
   await expect(page.getByRole('link', { name: 'Dashboard' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Get Started' })).toHaveCount(0);
+  // Their next step, not the visitor's sign-up.
+  await expect(page.getByTestId('member-welcome')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Start Your Journey' })).toHaveCount(0);
   await context.close();
 });
 

@@ -47,7 +47,8 @@ function RotatingPhrase() {
 
 /**
  * A signed-in member at / (where sign-in leads, spec) is greeted with their next step instead of being asked to
- * sign up. Shown once mounted: the pre-rendered page is the visitor's, and hydration must adopt it unchanged.
+ * sign up (the header has their Dashboard link). Shown once mounted: the pre-rendered page is the visitor's,
+ * and hydration must adopt it unchanged.
  */
 function useSignedInMember(): boolean {
   const { isAuthenticated } = useAuth();
@@ -69,9 +70,6 @@ function MemberWelcome() {
           <Link to="/messages" className="btn-secondary">
             <MessageCircle aria-hidden="true" className="mr-1 inline size-4" />
             Messages
-          </Link>
-          <Link to="/dashboard" className="btn-ghost">
-            Dashboard
           </Link>
         </div>
       </div>
