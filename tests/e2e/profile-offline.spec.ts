@@ -101,7 +101,13 @@ test('profile edits made offline stay pending across a reload and land once back
   // Offline: the city list still loads (it ships with the app), edits save to the device and show as pending.
   await pickCity(page, 'zurich', 'Zürich, Zurich, Switzerland');
   await page.getByLabel('Bio').fill('Written offline on a slow train.');
-  await page.getByLabel('Interests (comma-separated)').fill('hiking, jazz, hiking');
+  // Interests are chips: typed with commas, each added once.
+  await page.getByLabel('Add interests').fill('hiking, jazz, hiking');
+  await page.getByLabel('Add interests').press('Enter');
+  await expect(page.getByRole('list', { name: 'Interests' }).getByRole('listitem')).toHaveText([
+    'hiking',
+    'jazz',
+  ]);
   await page.getByLabel('Height value').fill('172.5');
   await page.getByRole('button', { name: 'Save profile' }).click();
   await expect(page.getByText('Kept on this device; it uploads when you are back online.')).toBeVisible();
@@ -116,7 +122,10 @@ test('profile edits made offline stay pending across a reload and land once back
   // A reload offline shows the device's version, still pending; the server has not seen it.
   await page.reload();
   await expect(page.getByLabel('Bio')).toHaveValue('Written offline on a slow train.', { timeout: 30_000 });
-  await expect(page.getByLabel('Interests (comma-separated)')).toHaveValue('hiking, jazz');
+  await expect(page.getByRole('list', { name: 'Interests' }).getByRole('listitem')).toHaveText([
+    'hiking',
+    'jazz',
+  ]);
   await expect(page.getByText('Selected: Zürich, Zurich, Switzerland')).toBeVisible();
   await expect(page.getByLabel('Minimum age')).toHaveValue('30');
   await expect(page.getByText(PENDING_OFFLINE)).toHaveCount(2);

@@ -16,6 +16,7 @@ import type { ReplicaRow } from '../../data/schema.ts';
 import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unsent-text.ts';
 import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
 import { getLabel } from '../../domain/labels.ts';
+import { ChipsInput } from '../../ui/chips-input.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { CityPicker } from './city-picker.tsx';
 import { MemberPhoto, parseList } from './member-photo.tsx';
@@ -33,6 +34,8 @@ import {
   GOAL_OPTIONS,
   MAX_PHOTOS,
   STATUS_OPTIONS,
+  SUGGESTED_INTERESTS,
+  SUGGESTED_LANGUAGES,
   getCompleteness,
   splitList,
   validatePreferences,
@@ -773,21 +776,27 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
             </select>
           </span>
         </Field>
-        <Field label="Languages (comma-separated)" error={errors['languages']}>
-          <input
-            className="input mt-1 w-full"
-            value={languagesText}
-            onChange={(e) => setLanguagesText(e.target.value)}
-          />
-        </Field>
         <div className="sm:col-span-2">
-          <Field label="Interests (comma-separated)" error={errors['interests']}>
-            <input
-              className="input mt-1 w-full"
-              value={interestsText}
-              onChange={(e) => setInterestsText(e.target.value)}
-            />
-          </Field>
+          <ChipsInput
+            label="Languages"
+            value={splitList(languagesText)}
+            onChange={(list) => setLanguagesText(list.join(', '))}
+            suggestions={SUGGESTED_LANGUAGES}
+            max={10}
+            maxLength={40}
+            {...(errors['languages'] ? { error: errors['languages'] } : {})}
+          />
+        </div>
+        <div className="sm:col-span-2">
+          <ChipsInput
+            label="Interests"
+            value={splitList(interestsText)}
+            onChange={(list) => setInterestsText(list.join(', '))}
+            suggestions={SUGGESTED_INTERESTS}
+            max={30}
+            maxLength={40}
+            {...(errors['interests'] ? { error: errors['interests'] } : {})}
+          />
         </div>
         <div className="sm:col-span-2">
           <Field label="Bio" error={errors['bio']} hint={`${draft.bio.length}/2000`}>

@@ -169,3 +169,34 @@ export function getCompleteness(p: ProfileDraft, answers: number, hasPreferences
   });
   return { percent, missing };
 }
+
+/** Interests offered with one tap in the profile (any other may be typed). */
+export const SUGGESTED_INTERESTS = [
+  'hiking',
+  'cooking',
+  'travel',
+  'music',
+  'reading',
+  'yoga',
+  'photography',
+  'films',
+  'running',
+  'board games',
+  'coffee',
+  'art',
+  'dancing',
+  'cycling',
+] as const;
+
+/** Languages offered with one tap in the profile. */
+export const SUGGESTED_LANGUAGES = [
+  'English',
+  'Spanish',
+  'French',
+  'German',
+  'Italian',
+  'Portuguese',
+  'Mandarin',
+  'Hindi',
+  'Arabic',
+] as const;
