@@ -38,6 +38,7 @@ export function ThemeMenu({
   compact?: boolean;
 } = {}) {
   const { theme, dark, setTheme, toggleDark } = useTheme();
+  const alwaysDark = theme === 'dark' || theme === 'midnight';
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const root = useRef<HTMLDivElement>(null);
@@ -101,10 +102,23 @@ export function ThemeMenu({
               );
             })}
           </ul>
+          {/* One switch for every theme's dark colours; Dark and Midnight are dark themes whatever it says. */}
           <label className="mt-2 flex items-center justify-between border-t border-border px-2 pt-2 text-sm">
             Dark mode
-            <input type="checkbox" role="switch" checked={dark} onChange={toggleDark} />
+            <input
+              type="checkbox"
+              role="switch"
+              checked={dark || alwaysDark}
+              disabled={alwaysDark}
+              aria-describedby={alwaysDark ? 'theme-always-dark' : undefined}
+              onChange={toggleDark}
+            />
           </label>
+          {alwaysDark && (
+            <p id="theme-always-dark" className="px-2 pt-1 text-xs text-muted">
+              {THEMES.find((t) => t.name === theme)?.label} is always dark.
+            </p>
+          )}
         </div>
       )}
     </div>

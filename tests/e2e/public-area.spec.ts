@@ -147,6 +147,12 @@ test('a theme and dark mode chosen in the menu survive a reload', async ({ page 
   await page.reload();
   await expect(html).toHaveAttribute('data-theme', 'ocean');
   await expect(html).toHaveAttribute('data-mode', 'dark');
+  // Dark and Midnight are dark themes: the switch says so instead of seeming to do nothing.
+  await page.getByRole('button', { name: 'Theme' }).first().click();
+  await page.getByRole('button', { name: /Midnight/ }).click();
+  await expect(page.getByRole('switch', { name: 'Dark mode' })).toBeDisabled();
+  await expect(page.getByRole('switch', { name: 'Dark mode' })).toBeChecked();
+  await expect(page.getByText('Midnight is always dark.')).toBeVisible();
 });
 
 test('the default theme follows the system preference', async ({ page }) => {
