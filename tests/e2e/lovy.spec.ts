@@ -1,9 +1,12 @@
 // Lovy (issue 16) on an instance with no language model, so the built-in coach answers: the welcome bubble
 // once, the panel from the header, a suggestion on /find-matches answered after the member sets Lovy up,
 // labelled, the history after a reload, a question asked offline kept as waiting and answered back online,
-// Escape closing the panel; at phone and desktop sizes, with no serious accessibility violation.
-import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+// Escape closing the panel; at phone and desktop sizes, with no serious accessibility violation. Then "help me
+// reply" in an open conversation, and the landing's "Try AI Chat" opening Lovy after sign-in.
+import { acceptNecessaryCookies, expect, makeEmail, PASSWORD, signUpAndConfirm } from './support/accounts.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
+import { getServiceAuth } from './support/service-role.ts';
+import { makeMatchedPair, messageInput, openConversation, thread } from './support/two-members.ts';
 import { test } from './support/test.ts';
 
 /** The backend's API paths: while "offline" the context refuses them too (see offline-replica.spec.ts). */
@@ -78,3 +81,54 @@ for (const viewport of [
     await expect(panel).toHaveCount(0);
   });
 }
+
+test('"Help me reply" in an open conversation builds on what the match wrote; "Try AI Chat" opens Lovy after sign-in', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const auth = await getServiceAuth(request, baseURL!);
+  const [ann, bea] = await makeMatchedPair(browser, request, auth, ['Ann', 'Bea']);
+  // Bea writes first, with a question.
+  await openConversation(bea.page, 'Ann');
+  await messageInput(bea.page).fill('Have you been to the new jazz bar on Friday?');
+  await messageInput(bea.page).press('Enter');
+
+  await openConversation(ann.page, 'Bea');
+  await expect(thread(ann.page)).toContainText('Have you been to the new jazz bar on Friday?', {
+    timeout: 20_000,
+  });
+  await expect(ann.page).toHaveURL(/\/messages\?c=/);
+  await ann.page.getByRole('button', { name: 'Lovy', exact: true }).click();
+  const panel = ann.page.getByRole('dialog', { name: 'Lovy' });
+  const chat = panel.getByRole('log', { name: 'Lovy chat' });
+  await panel.getByRole('button', { name: 'Help me reply to this message' }).click();
+  await expect(chat.getByText('No AI agent available')).toBeVisible({ timeout: 30_000 });
+  await chat.getByRole('button', { name: 'Set up Lovy' }).click();
+  const answer = chat.locator('[data-lovy-role="assistant"]').first();
+  await expect(answer).toContainText('For your reply to Bea', { timeout: 30_000 });
+  // Bea asked a question: the coach says to answer it first.
+  await expect(answer).toContainText('Answer their question honestly first');
+  await ann.page.keyboard.press('Escape');
+
+  // A visitor's "Try AI Chat" on the landing page: Lovy opens once they are signed in.
+  const visitor = await browser.newContext();
+  const page = await visitor.newPage();
+  await acceptNecessaryCookies(page);
+  await page.goto('/');
+  await page.mouse.wheel(0, 1500);
+  await page.getByRole('button', { name: 'Open quick actions' }).click();
+  await page.getByRole('button', { name: 'Try AI Chat' }).click();
+  // The member area asks for a sign-in first; Lovy opens as soon as the member is in.
+  await expect(page).toHaveURL(/\/login/);
+  await page.getByLabel('Email').fill(ann.email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  const opened = page.getByRole('dialog', { name: 'Lovy' });
+  await expect(opened).toBeVisible({ timeout: 30_000 });
+  // Ann's history comes with her to this device.
+  await expect(opened.getByRole('log', { name: 'Lovy chat' })).toContainText('For your reply to Bea', {
+    timeout: 30_000,
+  });
+  await visitor.close();
+});
