@@ -2,7 +2,7 @@
 // switch to audio and end; the state in words and the call's timer. Full screen on a phone, a centred stage on
 // a desktop; it stays up whatever page the member opens meanwhile.
 import { useEffect, useRef, useState } from 'react';
-import { Mic, MicOff, PhoneOff, Signal, Video, VideoOff, AudioLines } from 'lucide-react';
+import { AudioLines, Mic, MicOff, PhoneOff, Signal, Video, VideoOff, type LucideIcon } from 'lucide-react';
 import { formatCallClock, type ConnectionState } from '../../domain/calls.ts';
 import { MemberPhoto } from '../profile/member-photo.tsx';
 import type { ActiveCall } from './call-store.ts';
@@ -42,6 +42,32 @@ function statusText(
   if (connection === 'failed') return 'Connection failed';
   if (role === 'caller' && (connection === 'calling' || connection === 'disconnected')) return 'Calling...';
   return 'Connecting...';
+}
+
+/** A round control of the call: its name is its label and tooltip; `pressed` for the toggles. */
+function Control({
+  label,
+  icon: Icon,
+  onClick,
+  pressed,
+}: {
+  label: string;
+  icon: LucideIcon;
+  onClick: () => void;
+  pressed?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      title={label}
+      {...(pressed !== undefined ? { 'aria-pressed': pressed } : {})}
+      className="flex size-14 items-center justify-center rounded-full bg-white/15 hover:bg-white/25 focus-visible:outline-2 focus-visible:outline-white"
+    >
+      <Icon aria-hidden="true" className="size-6" />
+    </button>
+  );
 }
 
 const QUALITY_WORDS: Record<string, string> = {
@@ -119,47 +145,21 @@ export function CallScreen({ call, meName }: { call: ActiveCall; meName: string 
           />
         )}
         <div className="absolute inset-x-0 bottom-0 flex items-center justify-center gap-3 bg-gradient-to-t from-black/70 to-transparent p-4 pb-[max(1rem,env(safe-area-inset-bottom))] md:gap-4">
-          <button
-            type="button"
+          <Control
+            label={s.micOn ? 'Mute' : 'Unmute'}
+            pressed={!s.micOn}
+            icon={s.micOn ? Mic : MicOff}
             onClick={s.toggleMic}
-            aria-pressed={!s.micOn}
-            aria-label={s.micOn ? 'Mute' : 'Unmute'}
-            title={s.micOn ? 'Mute' : 'Unmute'}
-            className="flex size-14 items-center justify-center rounded-full bg-white/15 hover:bg-white/25 focus-visible:outline-2 focus-visible:outline-white"
-          >
-            {s.micOn ? (
-              <Mic aria-hidden="true" className="size-6" />
-            ) : (
-              <MicOff aria-hidden="true" className="size-6" />
-            )}
-          </button>
+          />
           {s.sendsVideo && (
-            <button
-              type="button"
+            <Control
+              label={s.cameraOn ? 'Turn camera off' : 'Turn camera on'}
+              pressed={!s.cameraOn}
+              icon={s.cameraOn ? Video : VideoOff}
               onClick={s.toggleCamera}
-              aria-pressed={!s.cameraOn}
-              aria-label={s.cameraOn ? 'Turn camera off' : 'Turn camera on'}
-              title={s.cameraOn ? 'Turn camera off' : 'Turn camera on'}
-              className="flex size-14 items-center justify-center rounded-full bg-white/15 hover:bg-white/25 focus-visible:outline-2 focus-visible:outline-white"
-            >
-              {s.cameraOn ? (
-                <Video aria-hidden="true" className="size-6" />
-              ) : (
-                <VideoOff aria-hidden="true" className="size-6" />
-              )}
-            </button>
+            />
           )}
-          {s.sendsVideo && (
-            <button
-              type="button"
-              onClick={s.switchToAudio}
-              aria-label="Switch to audio"
-              title="Switch to audio"
-              className="flex size-14 items-center justify-center rounded-full bg-white/15 hover:bg-white/25 focus-visible:outline-2 focus-visible:outline-white"
-            >
-              <AudioLines aria-hidden="true" className="size-6" />
-            </button>
-          )}
+          {s.sendsVideo && <Control label="Switch to audio" icon={AudioLines} onClick={s.switchToAudio} />}
           <button
             type="button"
             onClick={s.hangUp}

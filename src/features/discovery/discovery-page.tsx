@@ -193,6 +193,23 @@ function Card({ row }: { row: DeckRow }) {
           className="aspect-square w-full object-cover"
         />
         {photos.length > 1 && (
+          <>
+            {/* Tap the photo's left or right side for the previous or next photo, as in every dating app. */}
+            <button
+              type="button"
+              aria-label="Previous photo"
+              className="absolute inset-y-0 left-0 w-1/3"
+              onClick={() => setShown((i) => Math.max(0, i - 1))}
+            />
+            <button
+              type="button"
+              aria-label="Next photo"
+              className="absolute inset-y-0 right-0 w-1/3"
+              onClick={() => setShown((i) => Math.min(photos.length - 1, i + 1))}
+            />
+          </>
+        )}
+        {photos.length > 1 && (
           <div className="absolute inset-x-0 bottom-2 flex justify-center gap-1">
             {photos.map((p, i) => (
               <button
