@@ -1,12 +1,21 @@
-// The swipe deck on a phone (issue 20): the card and Like/Skip fit the screen with the tab bar below; a short
+// The swipe deck on a phone (issue 20): the card and Like/Skip fit the screen with the tab bar below; the
+// photo's sides page through the photos; a short
 // drag springs back, a drag left past the threshold skips, "Undo skip" brings that card back, a drag right
 // likes. The same journey at the desktop size keeps Like and Skip in view without scrolling. Then / greets the
 // signed-in member with their next step.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { deckCard, settledCard } from './support/deck.ts';
-import { createAccount, getMemberId, getServiceAuth, setProfile } from './support/service-role.ts';
+import {
+  createAccount,
+  getMemberId,
+  getServiceAuth,
+  serviceHeaders,
+  setProfile,
+} from './support/service-role.ts';
 import { test } from './support/test.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -46,12 +55,30 @@ for (const size of [
       looking_for: ['man'],
       ...HERE,
     });
+    // Her preferences: men (the deck then holds only the two made here, whatever other journeys left nearby).
+    const prefs = await request.post('/rest/v1/match_preferences?on_conflict=user_id', {
+      headers: { ...serviceHeaders(auth), prefer: 'return=minimal,resolution=merge-duplicates' },
+      data: { user_id: me, min_age: 18, max_age: 120, genders: ['man'] },
+    });
+    expect(prefs.ok(), await prefs.text()).toBe(true);
     for (const [tag, name] of [
       ['odd', 'Oddur Example'],
       ['pall', 'Pall Example'],
     ] as const) {
       const id = await createAccount(request, auth, tag);
+      // Two photos each, stored under their folders as the app stores them.
+      const photos: string[] = [];
+      for (const file of ['pwa-192x192.png', 'pwa-512x512.png']) {
+        const key = `${id}/${crypto.randomUUID()}.png`;
+        const upload = await request.post(`/storage/v1/object/profile-photos/${key}`, {
+          headers: { ...serviceHeaders(auth), 'content-type': 'image/png' },
+          data: fs.readFileSync(path.join(import.meta.dirname, '../../public', file)),
+        });
+        expect(upload.ok(), await upload.text()).toBe(true);
+        photos.push(key);
+      }
       await setProfile(request, auth, id, {
+        photos,
         name,
         birthday: '1991-06-06',
         gender: 'man',
@@ -76,6 +103,12 @@ for (const size of [
     } else {
       await expect(page.getByRole('navigation', { name: 'Tabs' })).toBeHidden();
     }
+
+    // The photo's sides page through the photos.
+    await page.getByRole('button', { name: 'Next photo' }).click();
+    await expect(page.getByRole('button', { name: 'Show photo 2' })).toHaveAttribute('aria-pressed', 'true');
+    await page.getByRole('button', { name: 'Previous photo' }).click();
+    await expect(page.getByRole('button', { name: 'Show photo 1' })).toHaveAttribute('aria-pressed', 'true');
 
     // A short drag springs back.
     await drag(page, 40);
