@@ -103,6 +103,34 @@ describe.each(getDatabaseKinds())('discovery on %s', (kind) => {
     expect(await ids(me)).toEqual([fits]);
   });
 
+  it('without saved preferences the deck follows the profile’s "Looking for" (0128); saved ones win', async () => {
+    const t = ++town;
+    const profile = { gender: 'man', birthday: yearsAgo(30), location_lat: -60 + t * 2, location_lng: 100 };
+    const woman = await placeIn(t, { gender: 'woman', age: 29 });
+    const man = await placeIn(t, { gender: 'man', age: 29 });
+    const me = await createMember(db, { profile: { ...profile, looking_for: ['woman'] } });
+    const offered = await deck(me);
+    expect(offered.map((c) => c.id)).toContain(woman);
+    expect(offered.map((c) => c.id)).not.toContain(man);
+    const genders = await db.query<{ gender: string }>(
+      'select distinct gender from public.profiles where id = any($1::uuid[])',
+      [offered.map((c) => c.id)],
+    );
+    expect(genders.rows.map((r) => r.gender)).toEqual(['woman']);
+    // Saved preferences that say "anyone" are the member's word.
+    const open = await createMember(db, {
+      profile: { ...profile, looking_for: ['woman'] },
+      preferences: { genders: [] },
+    });
+    expect(await ids(open)).toEqual(expect.arrayContaining([woman, man]));
+    // An explicit filter wins too.
+    expect(
+      (
+        await deck(me, `select * from public.get_discovery_candidates(100, filter_genders => array['man'])`)
+      ).map((c) => c.id),
+    ).toContain(man);
+  });
+
   it('shows a coarse distance band, never more, and honours the distance preference', async () => {
     const t = ++town;
     const base = -60 + t * 2;

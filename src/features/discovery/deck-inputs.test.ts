@@ -21,6 +21,8 @@ const base: DeckInputsRow = {
   pref_goals: '[]',
   answer_count: 3,
   answers_updated_at: '2026-11-20T10:00:00Z',
+  looking_for: '["man"]',
+  has_prefs: 1,
 };
 
 describe('getDeckInputsKey', () => {
@@ -66,8 +68,13 @@ describe('getDeckInputsKey', () => {
       genders: null,
       max_distance_band: null,
       pref_goals: null,
+      has_prefs: 0,
     };
     expect(getDeckInputsKey(none)).not.toBe(getDeckInputsKey(base));
+    // Without preferences, "Looking for" decides the deck's genders (0128): a change of it is a new deck;
+    // with preferences saved, it is not.
+    expect(getDeckInputsKey({ ...none, looking_for: '["woman"]' })).not.toBe(getDeckInputsKey(none));
+    expect(getDeckInputsKey({ ...base, looking_for: '["woman"]' })).toBe(getDeckInputsKey(base));
     expect(getDeckInputsKey({ ...none, interests: 'not json' })).toBe(
       getDeckInputsKey({ ...none, interests: null }),
     );

@@ -23,12 +23,17 @@ export interface DeckInputsRow {
   pref_goals: string | null;
   answer_count: number | null;
   answers_updated_at: string | null;
+  /** The profile's "Looking for": the deck's genders while no preferences were saved (0128). */
+  looking_for: string | null;
+  /** 1 when the member saved match preferences. */
+  has_prefs: number | null;
 }
 
 /** The replica query behind DeckInputsRow: always exactly one row (parameter: the member's id). */
 export const DECK_INPUTS_SQL = `
   select p.gender, p.birthday, p.location_lat, p.location_lng, p.relationship_goals, p.interests, p.show_distance,
     mp.min_age, mp.max_age, mp.genders, mp.max_distance_band, mp.relationship_goals as pref_goals,
+    p.looking_for, (mp.id is not null) as has_prefs,
     (select count(*) from profile_answers a where a.user_id = me.id) as answer_count,
     (select max(a.updated_at) from profile_answers a where a.user_id = me.id) as answers_updated_at
   from (select ? as id) me
@@ -83,6 +88,8 @@ export function getDeckInputsKey(row: DeckInputsRow): string {
     toSet(row.pref_goals),
     row.answer_count ?? 0,
     row.answers_updated_at,
+    // Who the deck offers while no preferences are saved (0128).
+    row.has_prefs ? [] : toSet(row.looking_for),
   ]);
 }
 

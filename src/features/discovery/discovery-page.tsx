@@ -44,7 +44,8 @@ function describeSaved(saved: DeckInputsRow | undefined): string {
   if (saved.min_age !== null || saved.max_age !== null)
     parts.push(`ages ${saved.min_age ?? 18}-${saved.max_age ?? 120}`);
   if (saved.max_distance_band) parts.push(getLabel(saved.max_distance_band).toLowerCase());
-  const genders = parseList(saved.genders);
+  // Without saved preferences the deck follows the profile's "Looking for" (0128).
+  const genders = parseList(saved.has_prefs ? saved.genders : saved.looking_for);
   parts.push(genders.length ? genders.map(getLabel).join(', ') : 'everyone');
   return parts.join(' · ');
 }
