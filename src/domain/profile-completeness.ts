@@ -76,13 +76,13 @@ const STEPS: readonly Step[] = [
     done: (f) => f.answers >= MIN_ANSWERS,
     missing: `at least ${MIN_ANSWERS} questionnaire answers`,
     action: 'Answer compatibility questions',
-    to: '/profile-builder',
+    to: '/profile-builder?step=questions',
   },
   {
     done: (f) => f.hasPreferences,
     missing: 'your match preferences',
     action: 'Set your match preferences',
-    to: '/profile-builder',
+    to: '/profile-builder?step=preferences',
   },
 ];
 

@@ -6,7 +6,13 @@ import path from 'node:path';
 import { expect, test, type Browser, type Page } from './support/test.ts';
 import sharp from 'sharp';
 import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
-import { getMemberId, getServiceAuth, serviceHeaders, setProfile } from './support/service-role.ts';
+import {
+  getMemberId,
+  getServiceAuth,
+  serviceGet,
+  serviceHeaders,
+  setProfile,
+} from './support/service-role.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { expectNotInDeck, skipUntilShown } from './support/deck.ts';
 
@@ -70,26 +76,78 @@ test('two members: profile with a photo, discovery, like and like back, match po
   await sharp({ create: { width: 900, height: 700, channels: 3, background: { r: 200, g: 80, b: 120 } } })
     .png()
     .toFile(photo);
+  // The builder goes in short steps, one save each, and the address names the step (a reload keeps it).
   await expect(a.getByRole('heading', { name: 'Build your profile' })).toBeVisible();
+  await expect(a.getByTestId('builder-step')).toHaveText('Step 1 of 6: The basics');
   await expectNoSeriousA11yViolations(a);
+  // The basics need a date of birth and a gender before they move on.
   await a.getByLabel('Name').fill('Alice Example');
+  await a.getByRole('button', { name: 'Save and continue' }).click();
+  await expect(a.getByRole('main').getByText('Enter your date of birth.')).toBeVisible();
+  await expect(a.getByTestId('builder-step')).toHaveText('Step 1 of 6: The basics');
   await a.getByLabel('Date of birth').fill('1994-03-10');
   await a.getByLabel('Gender').selectOption('woman');
-  // Codes read as words in the form ("its-complicated" is stored, "It's complicated" is shown).
-  await expect(a.getByRole('option', { name: "It's complicated" })).toBeAttached();
-  await expect(a.getByRole('option', { name: 'its-complicated' })).toHaveCount(0);
   await a.getByRole('group', { name: 'Looking for' }).getByLabel('Man', { exact: true }).check();
-  await a.getByLabel('City').fill('Lond');
-  await a.getByRole('option', { name: 'London, England, United Kingdom' }).click();
+  // A's own view shows the age, never someone else's date.
+  await expect(a.getByText(/You are \d+\. Others see your age/)).toBeVisible();
+  await a.getByRole('button', { name: 'Save and continue' }).click();
+  await expect(a.getByTestId('builder-step')).toHaveText('Step 2 of 6: Your photos');
+  await expect(a).toHaveURL(/\/profile-builder\?step=photos$/);
   await a.locator('input[type=file]').setInputFiles(photo);
   await expect(a.getByRole('img', { name: 'Your main photo' })).toBeVisible({ timeout: 20_000 });
   await expect(a.getByText('Photos (1/6)')).toBeVisible();
-  await a.getByRole('button', { name: 'Save profile' }).click();
-  await expect(a.getByText('Profile saved')).toBeVisible();
   fs.rmSync(photo, { force: true });
-
-  // A's own view shows the age, never someone else's date.
-  await expect(a.getByText(/You are \d+\. Others see your age/)).toBeVisible();
+  await a.getByRole('button', { name: 'Continue', exact: true }).click();
+  await expect(a.getByTestId('builder-step')).toHaveText('Step 3 of 6: About you');
+  // Codes read as words in the form ("its-complicated" is stored, "It's complicated" is shown).
+  await expect(a.getByRole('option', { name: "It's complicated" })).toBeAttached();
+  await expect(a.getByRole('option', { name: 'its-complicated' })).toHaveCount(0);
+  await a.getByLabel('Bio').fill('Tea, trains and long walks.');
+  await a.getByRole('button', { name: 'Save and continue' }).click();
+  await expect(a.getByTestId('builder-step')).toHaveText('Step 4 of 6: Where you are');
+  await a.reload();
+  await expect(a.getByTestId('builder-step')).toHaveText('Step 4 of 6: Where you are');
+  await a.getByLabel('City').fill('Lond');
+  await a.getByRole('option', { name: 'London, England, United Kingdom' }).click();
+  await a.getByRole('button', { name: 'Save and continue' }).click();
+  await expect(a.getByTestId('builder-step')).toHaveText('Step 5 of 6: Who you want to meet');
+  // Back goes one step back with what was saved; the preferences and questions can wait.
+  await a.getByRole('button', { name: 'Back' }).click();
+  await expect(a.getByText('Selected: London, England, United Kingdom')).toBeVisible();
+  await a.getByRole('button', { name: 'Save and continue' }).click();
+  await a.getByRole('button', { name: 'Skip for now' }).click();
+  await expect(a.getByTestId('builder-step')).toHaveText('Step 6 of 6: Compatibility questions');
+  await expectNoSeriousA11yViolations(a);
+  // One save for the questions: two answers, each taking the own answer as acceptable.
+  const questions = a.getByRole('region', { name: /Compatibility questions/ }).getByRole('listitem');
+  await questions.nth(0).getByRole('group', { name: 'Your answer' }).getByRole('radio').first().check();
+  await questions.nth(1).getByRole('group', { name: 'Your answer' }).getByRole('radio').first().check();
+  await expect(a.getByText('2 unsaved answers.')).toBeVisible();
+  await a.getByRole('button', { name: 'Save and finish' }).click();
+  await expect(a.getByText('2 answers saved')).toBeVisible();
+  await expect(a).toHaveURL(/\/find-matches/);
+  await expect
+    .poll(
+      async () =>
+        (
+          await serviceGet<unknown[]>(request, auth, `/rest/v1/profiles?id=eq.${idA}&select=city,bio,gender`)
+        )[0],
+      { timeout: 30_000 },
+    )
+    .toEqual({ city: 'London', bio: 'Tea, trains and long walks.', gender: 'woman' });
+  await expect
+    .poll(
+      async () =>
+        (
+          await serviceGet<unknown[]>(
+            request,
+            auth,
+            `/rest/v1/profile_answers?user_id=eq.${idA}&select=answer`,
+          )
+        ).length,
+      { timeout: 30_000 },
+    )
+    .toBe(2);
 
   await setProfile(request, auth, idB, {
     name: 'Bruno Example',

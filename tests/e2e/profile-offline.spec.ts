@@ -63,6 +63,11 @@ test('profile edits made offline stay pending across a reload and land once back
   await expect(page.getByRole('heading', { name: 'Build your profile' })).toBeVisible();
   await page.getByLabel('Name').fill('Olga Offline');
   await page.getByLabel('Date of birth').fill('1990-02-03');
+  await page.getByLabel('Gender').selectOption('woman');
+  await page.getByRole('button', { name: 'Save and continue' }).click();
+  await page.getByRole('button', { name: 'Continue without photos' }).click();
+  await page.getByRole('button', { name: 'Save and continue' }).click();
+  await expect(page.getByRole('heading', { name: 'Where you are' })).toBeVisible();
   await page.getByRole('combobox', { name: 'City' }).fill('sao pau');
   await expect(page.getByRole('option', { name: 'São Paulo, Brazil' })).toBeVisible();
   const axe = await new AxeBuilder({ page }).include('main').analyze();
@@ -70,8 +75,8 @@ test('profile edits made offline stay pending across a reload and land once back
     axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
   ).toEqual([]);
   await pickCity(page, 'sao pau', 'São Paulo, Brazil');
-  await page.getByRole('button', { name: 'Save profile' }).click();
-  await expect(page.getByText('Profile saved')).toBeVisible();
+  await page.getByRole('button', { name: 'Save and continue' }).click();
+  await expect(page.getByTestId('builder-step')).toHaveText('Step 5 of 6: Who you want to meet');
   await expect
     .poll(async () => (await getServerRow(request, auth, `profiles?id=eq.${id}&select=city`))?.['city'], {
       timeout: 30_000,
@@ -92,6 +97,8 @@ test('profile edits made offline stay pending across a reload and land once back
     location_lng: -46.6,
   });
 
+  // The rest is edited on My Profile, the whole form on one page.
+  await page.goto('/profile');
   // Let the service worker control the page and cache what it needs, then go offline.
   await makeReadyForOffline(page, () =>
     expect(page.getByLabel('Name')).toHaveValue('Olga Offline', { timeout: 30_000 }),
@@ -115,6 +122,16 @@ test('profile edits made offline stay pending across a reload and land once back
   await page.getByLabel('Minimum age').fill('30');
   await page.getByRole('button', { name: 'Save preferences' }).click();
   await expect(page.getByText(PENDING_OFFLINE)).toHaveCount(2);
+  // Questionnaire answers are kept on the device too, all with one save.
+  await page.getByRole('button', { name: 'Answer questions' }).click();
+  const firstQuestion = page
+    .getByRole('region', { name: /Compatibility questions/ })
+    .getByRole('listitem')
+    .first();
+  await firstQuestion.getByRole('group', { name: 'Your answer' }).getByRole('radio').first().check();
+  await page.getByRole('button', { name: 'Save answers' }).click();
+  await expect(page.getByText('Answer saved')).toBeVisible();
+  await expect(page.getByText(PENDING_OFFLINE)).toHaveCount(3);
   // Photos need the network, and the page says so.
   await expect(page.getByText(/You are offline: new photos upload only when you are online/)).toBeVisible();
   await expect(page.locator('input[type=file]')).toBeDisabled();
@@ -128,7 +145,8 @@ test('profile edits made offline stay pending across a reload and land once back
   ]);
   await expect(page.getByText('Selected: Zürich, Zurich, Switzerland')).toBeVisible();
   await expect(page.getByLabel('Minimum age')).toHaveValue('30');
-  await expect(page.getByText(PENDING_OFFLINE)).toHaveCount(2);
+  await expect(page.getByText(PENDING_OFFLINE)).toHaveCount(3);
+  await expect(page.getByRole('heading', { name: /^Compatibility questions \(1\/\d+ answered\)$/ })).toBeVisible();
   expect(await countQueued(page)).toBeGreaterThan(0);
   expect(await getServerRow(request, auth, `profiles?id=eq.${id}&select=bio,city`)).toEqual({
     bio: null,
@@ -157,6 +175,12 @@ test('profile edits made offline stay pending across a reload and land once back
   expect(
     await getServerRow(request, auth, `match_preferences?user_id=eq.${id}&select=min_age,max_age`),
   ).toEqual({ min_age: 30, max_age: 120 });
+  expect(
+    await getServerRow(request, auth, `profile_answers?user_id=eq.${id}&select=answer,acceptable_answers`),
+  ).toEqual({
+    answer: 0,
+    acceptable_answers: [0],
+  });
   await expect(page.getByText(PENDING_OFFLINE)).toHaveCount(0);
   // Others see the city and country, never the position or region.
   expect(await getServerRow(request, auth, `public_profiles?id=eq.${id}&select=city,country,bio`)).toEqual({
@@ -174,6 +198,7 @@ test('a profile edit the server refuses is shown in plain words and the form ret
   const auth = await getServiceAuth(request, baseURL!);
   const email = await signUpWithReplica(page, request, 'prof-refused');
   const id = await getMemberId(request, auth, email);
+  await page.goto('/profile');
   await expect(page.getByLabel('Name')).toHaveValue('Test Member');
   // Another device (or an old app) writes a birthday the SQL refuses; the form itself would not let it through.
   await page.evaluate(

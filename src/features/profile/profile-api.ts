@@ -11,14 +11,6 @@ const PHOTO_QUALITY = 0.85;
 /** What these writes need of the replica (the open PowerSyncDatabase). */
 export type ReplicaWriter = Pick<PowerSyncDatabase, 'writeTransaction'>;
 
-function toError(e: { message: string; code?: string } | null): Error | undefined {
-  if (!e) return undefined;
-  // The SQL messages are written for people (e.g. "Members must be at least 18 years old").
-  return new Error(
-    e.code === '23514' || e.code === '22023' ? e.message : 'Could not save. Please try again.',
-  );
-}
-
 /** A position as the server's numeric(4,1) reads back (one decimal), so an unchanged value uploads nothing. */
 function toGridText(v: number | null): string | null {
   return v === null ? null : (Math.round(v * 10) / 10).toFixed(1);
@@ -124,14 +116,38 @@ export interface AnswerDraft {
   importance: number;
 }
 
-export async function saveAnswer(me: string, a: AnswerDraft): Promise<void> {
-  if (a.acceptable_answers.length === 0) throw new Error('Choose at least one answer you accept.');
-  const sb = await getSupabase();
-  const { error } = await sb
-    .from('profile_answers')
-    .upsert({ user_id: me, ...a }, { onConflict: 'user_id,question_id' });
-  const err = toError(error);
-  if (err) throw err;
+/**
+ * Writes the member's answers to this device in one transaction (they upload with the queue, so answers
+ * given offline are kept): an answer already on the device is updated, a new one inserted.
+ */
+export async function saveAnswers(
+  db: ReplicaWriter,
+  me: string,
+  answers: readonly AnswerDraft[],
+): Promise<void> {
+  for (const a of answers)
+    if (a.acceptable_answers.length === 0) throw new Error('Choose at least one answer you accept.');
+  const now = new Date().toISOString();
+  await db.writeTransaction(async (tx) => {
+    for (const a of answers) {
+      const accepted = JSON.stringify([...a.acceptable_answers].sort((x, y) => x - y));
+      const existing = await tx.getOptional<{ id: string }>(
+        'select id from profile_answers where user_id = ? and question_id = ?',
+        [me, a.question_id],
+      );
+      if (existing)
+        await tx.execute(
+          'update profile_answers set answer = ?, acceptable_answers = ?, importance = ?, updated_at = ? where id = ?',
+          [a.answer, accepted, a.importance, now, existing.id],
+        );
+      else
+        await tx.execute(
+          `insert into profile_answers (id, user_id, question_id, answer, acceptable_answers, importance, created_at, updated_at)
+           values (?, ?, ?, ?, ?, ?, ?, ?)`,
+          [crypto.randomUUID(), me, a.question_id, a.answer, accepted, a.importance, now, now],
+        );
+    }
+  });
 }
 
 /** Scales an image down in the browser (canvas) before upload; the server re-encodes it again and strips metadata. */

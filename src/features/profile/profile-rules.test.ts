@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  BUILDER_STEPS,
+  getBuilderStep,
+  validateBuilderStep,
   getCompleteness,
   splitList,
   validatePreferences,
@@ -89,5 +92,32 @@ describe('completeness and helpers', () => {
   });
   it('splits lists into trimmed, distinct items', () => {
     expect(splitList(' hiking, music ,, hiking')).toEqual(['hiking', 'music']);
+  });
+});
+
+describe('the profile builder steps', () => {
+  it('reads the step from the address, and anything unknown is the first step', () => {
+    expect(getBuilderStep('photos')).toBe(1);
+    expect(getBuilderStep('questions')).toBe(BUILDER_STEPS.length - 1);
+    expect(getBuilderStep(null)).toBe(0);
+    expect(getBuilderStep('nope')).toBe(0);
+  });
+
+  it('asks the basics for a date of birth and a gender, and only the basics', () => {
+    const empty = { ...base, birthday: '', gender: '' };
+    expect(validateBuilderStep('basics', empty)).toEqual({
+      birthday: 'Enter your date of birth.',
+      gender: 'Choose your gender.',
+    });
+    expect(validateBuilderStep('about', empty)).toEqual({});
+    expect(validateBuilderStep('basics', base)).toEqual({});
+  });
+
+  it('keeps the save rules on every step', () => {
+    expect(validateBuilderStep('basics', { ...base, name: ' ' })['name']).toBe('Enter your name.');
+    expect(validateBuilderStep('about', { ...base, bio: 'x'.repeat(2001) })['bio']).toMatch(/2000/);
+    expect(validateBuilderStep('basics', { ...base, birthday: '2020-01-01' })['birthday']).toBe(
+      'Members must be at least 18 years old',
+    );
   });
 });

@@ -200,3 +200,49 @@ export const SUGGESTED_LANGUAGES = [
   'Hindi',
   'Arabic',
 ] as const;
+
+/** The profile builder's steps, in order; each has one save (or none, where its parts save themselves). */
+export const BUILDER_STEPS = [
+  { id: 'basics', title: 'The basics', hint: 'Your name, your age and who you would like to meet.' },
+  {
+    id: 'photos',
+    title: 'Your photos',
+    hint: 'Members with photos get far more likes. Your first photo is the one people see first.',
+  },
+  { id: 'about', title: 'About you', hint: 'A few words, your interests and languages start conversations.' },
+  {
+    id: 'place',
+    title: 'Where you are',
+    hint: 'Others see your city and a distance band, never your exact location.',
+  },
+  {
+    id: 'preferences',
+    title: 'Who you want to meet',
+    hint: 'Your deck follows these; change them any time.',
+  },
+  {
+    id: 'questions',
+    title: 'Compatibility questions',
+    hint: 'Your answers stay private: they only shape the compatibility score others see.',
+  },
+] as const;
+
+export type BuilderStepId = (typeof BUILDER_STEPS)[number]['id'];
+
+/** The step a `?step=` value names, or the first step for anything else. */
+export function getBuilderStep(value: string | null): number {
+  const i = BUILDER_STEPS.findIndex((s) => s.id === value);
+  return i < 0 ? 0 : i;
+}
+
+/**
+ * What the builder asks before a step moves on, beyond what any save checks: the basics need a date of
+ * birth and a gender, because discovery cannot place a member without them.
+ */
+export function validateBuilderStep(step: BuilderStepId, p: ProfileDraft, today = new Date()): Errors {
+  const e = validateProfile(p, today);
+  if (step !== 'basics') return e;
+  if (!p.birthday && !e['birthday']) e['birthday'] = 'Enter your date of birth.';
+  if (!p.gender && !e['gender']) e['gender'] = 'Choose your gender.';
+  return e;
+}
