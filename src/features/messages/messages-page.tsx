@@ -1,7 +1,7 @@
 // /messages: the conversation list (last message, unread, online) and the open thread, all from the local replica.
 import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { ArrowLeft, Ban, Flag, Phone, PhoneMissed, Sparkles, Video } from 'lucide-react';
+import { ArrowLeft, Ban, Flag, ImagePlus, Phone, PhoneMissed, Sparkles, Video } from 'lucide-react';
 import { useQuery as useTanstackQuery } from '@tanstack/react-query';
 import { useAuth } from '../../session/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
@@ -208,7 +208,9 @@ function CallCard({ m, type, me }: { m: MessageRow; type: CallMessageType; me: s
       >
         <Icon aria-hidden="true" className="size-4" />
         <span>{card.title}</span>
-        <span className="text-xs text-muted">{formatTime(m.created_at)}</span>
+        <time dateTime={m.created_at ?? undefined} className="text-xs text-muted">
+          {formatTime(m.created_at)}
+        </time>
       </div>
     </li>
   );
@@ -236,7 +238,7 @@ function Bubble({ m, mine, pending }: { m: MessageRow; mine: boolean; pending: b
           </p>
         )}
         <p className="mt-1 text-right text-xs">
-          {formatTime(m.created_at)}
+          <time dateTime={m.created_at ?? undefined}>{formatTime(m.created_at)}</time>
           {mine && <span className="ml-2 message-status">{statusLabel(m, pending)}</span>}
         </p>
       </div>
@@ -630,8 +632,11 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
             className="btn-secondary"
             disabled={uploading}
             onClick={() => fileRef.current?.click()}
+            aria-label={uploading ? 'Uploading...' : 'Photo'}
           >
-            {uploading ? 'Uploading...' : 'Photo'}
+            {/* Phones keep the width for the message box: the icon alone there, the word beside it on wider screens. */}
+            <ImagePlus aria-hidden="true" className="size-5" />
+            <span className="hidden sm:inline">{uploading ? 'Uploading...' : 'Photo'}</span>
           </button>
           <button type="submit" className="btn-primary" disabled={!findSendableText(text)}>
             Send
