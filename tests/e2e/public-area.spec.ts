@@ -84,8 +84,15 @@ test('the landing page: headline, features, call to action, footer and scroll bu
   await page.getByRole('button', { name: 'Open quick actions' }).click();
   for (const action of ['Create Profile', 'Try AI Chat', 'Back to Top'])
     await expect(page.getByRole('button', { name: action, exact: true })).toBeVisible();
+  // One way back to the top at a time: the floating one steps aside for the menu's, and for the footer's.
+  await expect(page.getByRole('button', { name: 'Back to top', exact: true })).toHaveCount(0);
   await page.evaluate(() => window.scrollTo(0, 600));
   await expect(page.getByRole('button', { name: 'Create Profile' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Open quick actions' }).click();
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect(footer.getByRole('button', { name: 'Top' })).toBeInViewport();
+  await expect(page.getByRole('button', { name: 'Back to top', exact: true })).toHaveCount(0);
+  await page.evaluate(() => window.scrollTo(0, 650));
   await page.getByRole('button', { name: 'Open quick actions' }).click();
   await page.getByRole('button', { name: 'Create Profile' }).click();
   await expect(page).toHaveURL(/\/signup$/);

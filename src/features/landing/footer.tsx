@@ -60,8 +60,8 @@ export function Footer() {
           className="btn-ghost"
           onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
         >
+          <ArrowUp aria-hidden="true" className="mr-1 inline size-4" />
           Top
-          <ArrowUp aria-hidden="true" className="ml-1 inline size-4" />
         </button>
       </div>
     </footer>

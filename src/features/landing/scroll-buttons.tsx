@@ -1,4 +1,6 @@
-// The floating action button (after 500 px: Create Profile, Try AI Chat, Back to Top) and the back-to-top button (after 300 px).
+// The floating action button (after 500 px: Create Profile, Try AI Chat, Back to Top) and the back-to-top button
+// (after 300 px). The spec has three ways back to the top (these two and the footer's Top): only one shows at a
+// time, so the floating button steps aside while the action menu is open or the footer (with its own) is in view.
 import { ArrowUp, Heart, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -29,10 +31,24 @@ function useScroll() {
 
 const toTop = () => window.scrollTo({ top: 0, behavior: 'smooth' });
 
+/** Whether the page's footer is on screen. */
+function useFooterInView(): boolean {
+  const [inView, setInView] = useState(false);
+  useEffect(() => {
+    const footer = document.querySelector('footer');
+    if (!footer || typeof IntersectionObserver !== 'function') return;
+    const observer = new IntersectionObserver(([entry]) => setInView(entry?.isIntersecting ?? false));
+    observer.observe(footer);
+    return () => observer.disconnect();
+  }, []);
+  return inView;
+}
+
 export function ScrollButtons() {
   const { y, goingUp } = useScroll();
   const [menuOpen, setMenuOpen] = useState(false);
   const navigate = useNavigate();
+  const footerInView = useFooterInView();
 
   // Scrolling back up closes the menu.
   useEffect(() => {
@@ -41,7 +57,7 @@ export function ScrollButtons() {
 
   return (
     <>
-      {y > BACK_TO_TOP_THRESHOLD_PX && (
+      {y > BACK_TO_TOP_THRESHOLD_PX && !menuOpen && !footerInView && (
         <button
           type="button"
           aria-label="Back to top"
