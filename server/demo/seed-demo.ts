@@ -126,14 +126,14 @@ function hsl(h: number, s: number, l: number): string {
     .join('');
 }
 
-interface AvatarOf {
+export interface AvatarOf {
   name: string;
   gender: string;
   hue: number;
 }
 
 /** A member's face as SVG: the same person in every photo (seeded by name), framed differently per photo. */
-function getAvatarSvg(m: AvatarOf, photo: number): string {
+export function getAvatarSvg(m: AvatarOf, photo: number): string {
   const pick = <T>(list: readonly T[], salt: number): T => {
     let h = salt;
     for (const ch of m.name) h = (Math.imul(h, 31) + ch.charCodeAt(0)) >>> 0;
