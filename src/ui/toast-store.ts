@@ -1,4 +1,5 @@
 // Toast state of spec §9: one toast at a time, auto-dismiss after its duration, removed 3 s after dismissal.
+import { createStore } from './external-store.ts';
 
 export type ToastVariant = 'default' | 'destructive';
 
@@ -23,42 +24,35 @@ export const ACCOUNT_TOAST_DURATION_MS = 3000;
 export const TOAST_REMOVE_DELAY_MS = 3000;
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 
-let toasts: ToastItem[] = [];
+const store = createStore<ToastItem[]>([]);
 let nextId = 1;
-const listeners = new Set<() => void>();
 const removeTimers = new Map<number, ReturnType<typeof setTimeout>>();
 
-function emit(next: ToastItem[]) {
-  toasts = next;
-  for (const l of listeners) l();
-}
+const emit = (next: ToastItem[]) => store.set(next);
 
-export function subscribeToasts(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+export const subscribeToasts = store.subscribe;
 
 export function getToasts(): ToastItem[] {
-  return toasts;
+  return store.get();
 }
 
 /** Shows a toast, replacing the one on screen; returns its id. */
 export function toast(input: ToastInput): number {
   const id = nextId++;
-  emit([{ ...input, id, open: true }, ...toasts].slice(0, TOAST_LIMIT));
+  emit([{ ...input, id, open: true }, ...store.get()].slice(0, TOAST_LIMIT));
   return id;
 }
 
 /** Closes a toast (or all) and removes it from the list 3 s later. */
 export function dismissToast(id?: number): void {
-  emit(toasts.map((t) => (id === undefined || t.id === id ? { ...t, open: false } : t)));
-  for (const t of toasts) {
+  emit(store.get().map((t) => (id === undefined || t.id === id ? { ...t, open: false } : t)));
+  for (const t of store.get()) {
     if ((id !== undefined && t.id !== id) || removeTimers.has(t.id)) continue;
     removeTimers.set(
       t.id,
       setTimeout(() => {
         removeTimers.delete(t.id);
-        emit(toasts.filter((x) => x.id !== t.id));
+        emit(store.get().filter((x) => x.id !== t.id));
       }, TOAST_REMOVE_DELAY_MS),
     );
   }

@@ -1,7 +1,7 @@
 // The member's one call in progress (issue 18), outside React so any page starts or answers a call and the
 // call screen in the layout shows it whatever page is open.
-import { useSyncExternalStore } from 'react';
 import type { CallType } from '../../domain/calls.ts';
+import { createStore, useStore } from '../../ui/external-store.ts';
 import type { CallConfig } from './calls-api.ts';
 
 export interface ActiveCall {
@@ -19,29 +19,18 @@ export interface ActiveCall {
   notice?: string;
 }
 
-let current: ActiveCall | undefined;
-const listeners = new Set<() => void>();
-
-function emit() {
-  for (const l of listeners) l();
-}
+const store = createStore<ActiveCall | undefined>(undefined);
 
 export function getActiveCall(): ActiveCall | undefined {
-  return current;
+  return store.get();
 }
 
 export function setActiveCall(call: ActiveCall | undefined): void {
+  const current = store.get();
   if (current && current !== call) current.localStream?.getTracks().forEach((t) => t.stop());
-  current = call;
-  emit();
+  store.set(call);
 }
 
 export function useActiveCall(): ActiveCall | undefined {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => current,
-  );
+  return useStore(store);
 }

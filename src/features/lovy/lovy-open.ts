@@ -1,21 +1,12 @@
 // Whether Lovy's panel is open: the launcher in the header and the panel (loaded with the replica) share it.
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from '../../ui/external-store.ts';
 
-let open = false;
-const listeners = new Set<() => void>();
+const open = createStore(false);
 
 export function setLovyOpen(next: boolean): void {
-  if (next === open) return;
-  open = next;
-  for (const l of listeners) l();
+  open.set(next);
 }
 
 export function useLovyOpen(): boolean {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => open,
-  );
+  return useStore(open);
 }

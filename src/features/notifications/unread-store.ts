@@ -1,26 +1,19 @@
 // Unread counts for the sidebar, which sits outside the replica provider: published from inside it, read anywhere.
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from '../../ui/external-store.ts';
 
 export interface UnreadCounts {
   notifications: number;
   messages: number;
 }
 
-let counts: UnreadCounts = { notifications: 0, messages: 0 };
-const listeners = new Set<() => void>();
+const counts = createStore<UnreadCounts>({ notifications: 0, messages: 0 });
 
 export function publishUnreadCounts(next: UnreadCounts): void {
-  if (next.notifications === counts.notifications && next.messages === counts.messages) return;
-  counts = next;
-  for (const l of listeners) l();
+  const now = counts.get();
+  if (next.notifications === now.notifications && next.messages === now.messages) return;
+  counts.set(next);
 }
 
 export function useUnreadCounts(): UnreadCounts {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => counts,
-  );
+  return useStore(counts);
 }
