@@ -5,10 +5,24 @@ import { useLocation } from 'react-router-dom';
 
 export function Modal({
   label,
+  labelledBy,
+  describedBy,
+  role = 'dialog',
+  placement = 'sheet',
+  className = 'md:max-w-lg',
   onClose,
   children,
 }: {
-  label: string;
+  /** The dialog's name, or the id of its heading in `labelledBy`. */
+  label?: string;
+  labelledBy?: string;
+  describedBy?: string;
+  /** An alertdialog asks to confirm something that cannot be undone. */
+  role?: 'dialog' | 'alertdialog';
+  /** A sheet from the bottom on phones (the default), or a card in the centre on every size. */
+  placement?: 'sheet' | 'center';
+  /** Width and look of the card on wider screens. */
+  className?: string;
   onClose: () => void;
   children: ReactNode;
 }) {
@@ -37,17 +51,23 @@ export function Modal({
 
   return (
     <div
-      className="fixed inset-0 z-50 flex items-end justify-center bg-black/50 md:items-center md:p-4"
+      className={`fixed inset-0 z-50 flex justify-center bg-black/50 ${
+        placement === 'sheet' ? 'items-end md:items-center md:p-4' : 'items-center p-4'
+      }`}
       onPointerDown={(e) => {
         if (e.target === e.currentTarget) onClose();
       }}
     >
       <div
         ref={ref}
-        role="dialog"
+        role={role}
         aria-modal="true"
         aria-label={label}
-        className="max-h-[90vh] w-full overflow-y-auto rounded-t-2xl bg-card p-4 text-fg shadow-xl md:max-w-lg md:rounded-2xl md:p-6"
+        aria-labelledby={labelledBy}
+        aria-describedby={describedBy}
+        className={`max-h-[90vh] w-full overflow-y-auto bg-card p-4 text-fg shadow-xl md:p-6 ${
+          placement === 'sheet' ? 'rounded-t-2xl md:rounded-2xl' : 'rounded-2xl'
+        } ${className}`}
       >
         {children}
       </div>

@@ -177,8 +177,17 @@ test('reporting from a discovery card: both stop seeing each other at once, the 
   await r.goto('/find-matches');
   await skipUntilShown(r, idS);
 
-  await r.getByRole('button', { name: 'Report' }).click();
+  // The dialog closes on Escape and on a tap outside it, as every dialog does.
   const dialog = r.getByRole('dialog', { name: 'Report Silas' });
+  await r.getByRole('button', { name: 'Report' }).click();
+  await expect(dialog).toBeVisible();
+  await r.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await r.getByRole('button', { name: 'Report' }).click();
+  await expect(dialog).toBeVisible();
+  await r.mouse.click(5, 5);
+  await expect(dialog).toHaveCount(0);
+  await r.getByRole('button', { name: 'Report' }).click();
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: 'Send report' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('Choose what is wrong.');

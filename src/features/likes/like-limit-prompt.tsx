@@ -4,19 +4,13 @@ import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { onUploadRefused, type PowerSyncDatabase } from '../../data/replica.tsx';
 import { useEntitlement } from '../../session/use-entitlement.ts';
+import { Modal } from '../../ui/modal.tsx';
 import { FREE_DAILY_LIKES, countRecentLikes, isLikeLimitRefusal } from './like-limit.ts';
 
 export function UpgradePrompt({ onClose }: { onClose: () => void }) {
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/50 p-4">
-      <div
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="upgrade-title"
-        aria-describedby="upgrade-text"
-        className="card max-w-md space-y-3 bg-card"
-        onKeyDown={(e) => e.key === 'Escape' && onClose()}
-      >
+    <Modal labelledBy="upgrade-title" describedBy="upgrade-text" onClose={onClose} className="md:max-w-md">
+      <div className="space-y-3">
         <h2 id="upgrade-title" className="text-xl font-semibold">
           You've used today's likes
         </h2>
@@ -33,7 +27,7 @@ export function UpgradePrompt({ onClose }: { onClose: () => void }) {
           </Link>
         </div>
       </div>
-    </div>
+    </Modal>
   );
 }
 

@@ -5,6 +5,7 @@ import { CallButtons } from '../calls/call-buttons.tsx';
 import { useAuth } from '../../session/auth-context.tsx';
 import { markStart } from '../../session/pwa-start-marks.ts';
 import { useReplica } from '../../data/replica.tsx';
+import { Modal } from '../../ui/modal.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
@@ -21,14 +22,14 @@ function ConfirmUnmatch({
   onConfirm: () => void;
 }) {
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/50 p-4">
-      <div
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby="unmatch-title"
-        aria-describedby="unmatch-text"
-        className="card max-w-md space-y-3 bg-card"
-      >
+    <Modal
+      role="alertdialog"
+      labelledBy="unmatch-title"
+      describedBy="unmatch-text"
+      onClose={onCancel}
+      className="md:max-w-md"
+    >
+      <div className="space-y-3">
         <h2 id="unmatch-title" className="text-xl font-semibold">
           Unmatch {match.name ?? 'this member'}?
         </h2>
@@ -42,7 +43,7 @@ function ConfirmUnmatch({
           </button>
         </div>
       </div>
-    </div>
+    </Modal>
   );
 }
 

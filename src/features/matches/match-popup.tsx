@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
+import { Modal } from '../../ui/modal.tsx';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
 import { useMatches, type MatchRow } from './match-queries.ts';
 
@@ -25,31 +26,16 @@ export function MatchPopup() {
     if (fresh) setShown(fresh);
   }, [matches, isLoading]);
 
-  // Escape closes it, as a tap outside does.
-  useEffect(() => {
-    if (!shown) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setShown(undefined);
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [shown]);
-
   if (!shown) return null;
   const name = shown.name ?? 'your match';
   return (
-    <div
-      className="fixed inset-0 z-50 flex items-center justify-center bg-black/60 p-4"
-      onClick={(e) => {
-        if (e.target === e.currentTarget) setShown(undefined);
-      }}
+    <Modal
+      labelledBy="match-title"
+      placement="center"
+      onClose={() => setShown(undefined)}
+      className="max-w-sm"
     >
-      <div
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="match-title"
-        className="card max-w-sm space-y-4 bg-card text-center"
-      >
+      <div className="space-y-4 text-center">
         <h2 id="match-title" className="text-3xl font-bold text-primary">
           It's a Match!
         </h2>
@@ -76,6 +62,6 @@ export function MatchPopup() {
           </button>
         </div>
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -1,5 +1,6 @@
 // The report dialog: a category and details; the report stays pending for the operator and hides the pair at once.
 import { useState, type FormEvent } from 'react';
+import { Modal } from '../../ui/modal.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import {
   REPORT_CATEGORIES,
@@ -45,15 +46,8 @@ export function ReportDialog({
   }
 
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/50 p-4">
-      <form
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="report-title"
-        className="card w-full max-w-md space-y-3 bg-card"
-        onSubmit={(e) => void onSubmit(e)}
-        onKeyDown={(e) => e.key === 'Escape' && onClose()}
-      >
+    <Modal labelledBy="report-title" onClose={onClose} className="md:max-w-md">
+      <form className="space-y-3" onSubmit={(e) => void onSubmit(e)}>
         <h2 id="report-title" className="text-xl font-semibold">
           Report {reported.name}
         </h2>
@@ -97,6 +91,6 @@ export function ReportDialog({
           </button>
         </div>
       </form>
-    </div>
+    </Modal>
   );
 }
