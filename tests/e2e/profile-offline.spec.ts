@@ -146,7 +146,9 @@ test('profile edits made offline stay pending across a reload and land once back
   await expect(page.getByText('Selected: Zürich, Zurich, Switzerland')).toBeVisible();
   await expect(page.getByLabel('Minimum age')).toHaveValue('30');
   await expect(page.getByText(PENDING_OFFLINE)).toHaveCount(3);
-  await expect(page.getByRole('heading', { name: /^Compatibility questions \(1\/\d+ answered\)$/ })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: /^Compatibility questions \(1\/\d+ answered\)$/ }),
+  ).toBeVisible();
   expect(await countQueued(page)).toBeGreaterThan(0);
   expect(await getServerRow(request, auth, `profiles?id=eq.${id}&select=bio,city`)).toEqual({
     bio: null,
