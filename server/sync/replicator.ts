@@ -149,13 +149,13 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
   async flush(): Promise<void> {
     if (this.db.kind === 'pglite' && !this.notified) {
       // Nothing committed since the running (or last) pass claimed the log.
-      while (this.running) await this.running.catch(() => {});
+      while (this.running !== undefined) await this.running.catch(() => {});
       return;
     }
-    if (this.running) {
+    if (this.running !== undefined) {
       this.again = true;
       // Wait for the current pass and the one queued after it.
-      while (this.running) await this.running.catch(() => {});
+      while (this.running !== undefined) await this.running.catch(() => {});
       return;
     }
     this.running = (async () => {

@@ -126,7 +126,7 @@ export function AuthProvider({
               clearAllUnsentTexts();
               for (const cleanup of signOutCleanups)
                 void cleanup().catch((e: unknown) => console.warn('[auth] local data not cleared', e));
-              navigate('/');
+              void navigate('/');
               break;
             case 'USER_UPDATED':
               console.info('[auth] user updated');
@@ -134,7 +134,7 @@ export function AuthProvider({
               break;
             case 'PASSWORD_RECOVERY':
               setSession(next);
-              navigate('/reset-password');
+              void navigate('/reset-password');
               break;
             case 'TOKEN_REFRESHED':
               setSession(next);

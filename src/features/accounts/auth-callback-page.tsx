@@ -28,10 +28,10 @@ export default function AuthCallbackPage() {
     if (!isAuthenticated) return;
     clearPendingConfirmation();
     if (type === 'recovery') {
-      navigate('/reset-password', { replace: true });
+      void navigate('/reset-password', { replace: true });
     } else {
       toastSuccess('Email confirmed', 'Welcome to HeartSync! Let us build your profile.');
-      navigate('/profile-builder', { replace: true });
+      void navigate('/profile-builder', { replace: true });
     }
   }, [error, isAuthenticated, session, type, navigate]);
 

@@ -40,7 +40,7 @@ export default function ForgotPasswordPage() {
           </p>
         </div>
       ) : (
-        <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <form onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-4">
           <div>
             <label htmlFor="forgot-email" className="mb-1 block text-sm font-medium">
               Email

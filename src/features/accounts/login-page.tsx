@@ -37,7 +37,7 @@ export default function LoginPage() {
     setError(null);
     const result = await signIn(email, password, remember);
     if (result.ok) {
-      navigate(getRedirectTo(location.state), { replace: true });
+      void navigate(getRedirectTo(location.state), { replace: true });
       return;
     }
     // The sign-in action already says why in its toast ("Login failed"): said once, not twice.
@@ -46,7 +46,7 @@ export default function LoginPage() {
 
   return (
     <AuthCard title="Welcome back" subtitle="Sign in to continue your journey">
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <form onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-4">
         {error && (
           <div role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800">
             {error}

@@ -32,7 +32,7 @@ export default function ResetPasswordPage() {
       // The recovery session has done its job: sign in again with the new password.
       const sb = await getSupabase();
       await sb.auth.signOut({ scope: 'local' });
-      navigate('/login', { replace: true });
+      void navigate('/login', { replace: true });
       return;
     }
     setBusy(false);
@@ -59,7 +59,7 @@ export default function ResetPasswordPage() {
       title="Choose a new password"
       subtitle="At least 8 characters with a number, upper and lower case and a symbol"
     >
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <form onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-4">
         <div>
           <label htmlFor="reset-password" className="mb-1 block text-sm font-medium">
             New password

@@ -48,7 +48,7 @@ export default function SignupPage() {
     const result = await signUp(form);
     if (result.ok) {
       const email = form.email.trim();
-      setTimeout(() => navigate('/email-confirmation-pending', { state: { email } }), 100);
+      setTimeout(() => void navigate('/email-confirmation-pending', { state: { email } }), 100);
       return;
     }
     // The screen's own failure toast replaces the action's (one toast at a time), except for an existing account.
@@ -59,7 +59,7 @@ export default function SignupPage() {
 
   return (
     <AuthCard title="Create your account" subtitle="Start your journey to meaningful connections">
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <form onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-4">
         <div className="grid grid-cols-2 gap-3">
           <div>
             <label htmlFor="signup-firstName" className="mb-1 block text-sm font-medium">

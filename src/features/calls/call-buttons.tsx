@@ -10,7 +10,7 @@ export function CallButtons(peer: CallPeer) {
   const [starting, setStarting] = useState(false);
   function start(type: 'video' | 'audio') {
     setStarting(true);
-    void startCall(peer, type, () => navigate('/pricing')).finally(() => setStarting(false));
+    void startCall(peer, type, () => void navigate('/pricing')).finally(() => setStarting(false));
   }
   return (
     <>

@@ -61,7 +61,7 @@ export function InviteDialog({
       });
       toast({ title: 'Invitation sent', description: `${other.name} can accept it from your conversation.` });
       onClose();
-      navigate(`/games/${id}`);
+      void navigate(`/games/${id}`);
     } catch {
       toast({
         title: 'Error',

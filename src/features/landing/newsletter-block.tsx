@@ -55,7 +55,7 @@ export function NewsletterBlock() {
         <span aria-hidden="true">{open ? '−' : '+'}</span>
       </button>
       {open && (
-        <form id="newsletter-form" onSubmit={onSubmit} className="mt-3 space-y-2">
+        <form id="newsletter-form" onSubmit={(e) => void onSubmit(e)} className="mt-3 space-y-2">
           <p className="text-sm text-muted">
             Dating tips and HeartSync news, about once a month. By subscribing you agree that we store your
             address to send them; unsubscribe any time.

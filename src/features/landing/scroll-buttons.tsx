@@ -73,7 +73,11 @@ export function ScrollButtons() {
           {menuOpen && (
             <ul id="fab-menu" className="flex flex-col items-end gap-2">
               <li>
-                <button type="button" className="btn-secondary shadow-lg" onClick={() => navigate('/signup')}>
+                <button
+                  type="button"
+                  className="btn-secondary shadow-lg"
+                  onClick={() => void navigate('/signup')}
+                >
                   Create Profile
                 </button>
               </li>
@@ -88,7 +92,7 @@ export function ScrollButtons() {
                     } catch {
                       /* storage unavailable: the member opens Lovy from the header */
                     }
-                    navigate('/dashboard');
+                    void navigate('/dashboard');
                   }}
                 >
                   Try AI Chat
