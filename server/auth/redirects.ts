@@ -17,6 +17,8 @@ export function getSafeRedirect(raw: unknown, publicUrl: string, fallbackPath: s
 
 /** Appends values as the URL fragment, where the browser keeps them out of server logs and Referer. */
 export function withFragment(url: string, values: Record<string, string | number>): string {
-  const fragment = new URLSearchParams(Object.entries(values).map(([k, v]) => [k, String(v)])).toString();
+  const fragment = new URLSearchParams(
+    Object.entries(values).map(([k, v]): [string, string] => [k, String(v)]),
+  ).toString();
   return `${url.split('#')[0]}#${fragment}`;
 }
