@@ -9,19 +9,11 @@
 // else as the member's active one. Answers `text/event-stream`: `delta` events ({text}) while the
 // reply is written, then one `done` event with the stored row ({id, content, source}). A question already
 // answered gets its answer as JSON ({answer}); a refusal is JSON ({error, code}) with a 4xx.
-import OpenAI from 'openai';
+import { findErrorType, findModelName, isModelConfigured, streamFromModel } from '../_shared/ai-model.ts';
+import { asStringList, findConversation } from '../_shared/ai-context.ts';
 import { answerAsCoach } from '../_shared/coach.ts';
-import { findEnv } from '../_shared/env.ts';
 import { corsHeaders, findBearerToken, findJsonObject, json, preflight } from '../_shared/http.ts';
-import {
-  buildLovyMessages,
-  CONVERSATION_LINES_FOR_MODEL,
-  LOVY_MAX_TOKENS,
-  LOVY_TEMPERATURE,
-  type LovyAgent,
-  type LovyConversation,
-  type LovyMember,
-} from '../_shared/lovy-prompt.ts';
+import { buildLovyMessages, type LovyAgent, type LovyMember } from '../_shared/lovy-prompt.ts';
 import { findLovyError, LOVY_FAILED_REPLY, type LovyErrorType } from '../_shared/lovy-errors.ts';
 import { serveWhenDeno } from '../_shared/serve.ts';
 import { createCallerClient, createServiceClient, findCaller } from '../_shared/supabase.ts';
@@ -34,13 +26,6 @@ interface Stored {
   id: string;
   content: string;
   source: Source;
-}
-
-const asStringList = (v: unknown): string[] =>
-  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-
-function isModelConfigured(): boolean {
-  return Boolean(findEnv('OPENAI_BASE_URL') || findEnv('OPENAI_API_KEY'));
 }
 
 function sse(event: string, data: unknown): Uint8Array {
@@ -140,7 +125,7 @@ export async function handler(req: Request): Promise<Response> {
   };
 
   const useModel = isModelConfigured();
-  const model = findEnv('OPENAI_MODEL') || 'gpt-4o-mini';
+  const model = findModelName();
   const { data: usageId, error: claimError } = await service.rpc('claim_lovy_answer', {
     question: questionId,
     member: caller.id,
@@ -249,88 +234,6 @@ async function findAnswer(
     .eq('reply_to', questionId)
     .maybeSingle();
   return (data as Stored | null) ?? undefined;
-}
-
-async function findConversation(
-  client: ReturnType<typeof createCallerClient>,
-  me: string,
-  conversationId: string,
-): Promise<LovyConversation | undefined> {
-  const { data: conversation } = await client
-    .from('conversations')
-    .select('participant1_id, participant2_id')
-    .eq('id', conversationId)
-    .maybeSingle();
-  if (!conversation) return undefined;
-  const other =
-    conversation['participant1_id'] === me
-      ? conversation['participant2_id']
-      : conversation['participant1_id'];
-  const [{ data: otherProfile }, { data: lines }] = await Promise.all([
-    client.from('public_profiles').select('name, interests').eq('id', other).maybeSingle(),
-    client
-      .from('messages')
-      .select('sender_id, content')
-      .eq('conversation_id', conversationId)
-      .eq('type', 'text')
-      .order('created_at', { ascending: false })
-      .limit(CONVERSATION_LINES_FOR_MODEL),
-  ]);
-  return {
-    otherName: (otherProfile?.['name'] as string | null) ?? null,
-    otherInterests: asStringList(otherProfile?.['interests']),
-    lastMessages: (lines ?? [])
-      .map((m) => ({ fromMe: m['sender_id'] === me, text: String(m['content'] ?? '') }))
-      .reverse(),
-  };
-}
-
-/** Streams the model's reply through `onText`; returns the token counts when the server reports them. */
-async function streamFromModel(
-  messages: ReturnType<typeof buildLovyMessages>,
-  model: string,
-  onText: (text: string) => void,
-): Promise<{ prompt?: number; completion?: number }> {
-  const client = new OpenAI({
-    // Local servers (Ollama, llama.cpp) need no key; the package insists on one.
-    apiKey: findEnv('OPENAI_API_KEY') || 'no-key',
-    ...(findEnv('OPENAI_BASE_URL') ? { baseURL: findEnv('OPENAI_BASE_URL') } : {}),
-    maxRetries: 0,
-    timeout: 30_000,
-  });
-  const completion = await client.chat.completions.create({
-    model,
-    messages,
-    temperature: LOVY_TEMPERATURE,
-    max_tokens: LOVY_MAX_TOKENS,
-    stream: true,
-  });
-  const tokens: { prompt?: number; completion?: number } = {};
-  for await (const chunk of completion) {
-    const text = chunk.choices[0]?.delta?.content;
-    if (text) onText(text);
-    if (chunk.usage) {
-      tokens.prompt = chunk.usage.prompt_tokens;
-      tokens.completion = chunk.usage.completion_tokens;
-    }
-  }
-  return tokens;
-}
-
-/** The spec's error types, from what the openai package threw. */
-function findErrorType(e: unknown): LovyErrorType {
-  if (e instanceof OpenAI.APIConnectionError) return 'NETWORK_ERROR';
-  if (e instanceof OpenAI.AuthenticationError || e instanceof OpenAI.PermissionDeniedError)
-    return 'API_KEY_MISSING';
-  if (e instanceof OpenAI.RateLimitError) return 'RATE_LIMIT';
-  if (e instanceof OpenAI.APIError) return e.status === undefined ? 'NETWORK_ERROR' : 'API_ERROR';
-  // A stream cut off mid-way surfaces as a plain error from the body reader.
-  if (
-    e instanceof Error &&
-    /terminated|aborted|socket|ECONNRESET|network/i.test(`${e.message} ${String(e.cause ?? '')}`)
-  )
-    return 'NETWORK_ERROR';
-  return 'OTHER';
 }
 
 async function storeAnswer(
