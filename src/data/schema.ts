@@ -156,6 +156,8 @@ const agent_drafts = new Table({
   conversation_id: text,
   recipient_id: text,
   content: text,
+  // The message a reply draft answers (null for a first message).
+  reply_to: text,
   status: text,
   created_at: text,
   updated_at: text,

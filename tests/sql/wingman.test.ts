@@ -318,6 +318,78 @@ describe.each(getDatabaseKinds())('the Wingman on %s', (kind) => {
     );
   });
 
+  it('a reply draft is claimed only for a conversation waiting on a medium member, once per message', async () => {
+    const { id: ada, agentId } = await withAgent(0);
+    await asActor(db, member(ada), (tx) => tx.query(`update public.ai_agents set autonomy_level = 'medium'`));
+    const ben = await person('Ben', 'man', 'woman');
+    const { conversationId } = await makeMatch(db, ada, ben);
+    const claim = () =>
+      asActor(db, serviceRole, (tx) =>
+        tx.query<{ reply_to: string; other_id: string; agent_id: string; usage_id: string }>(
+          `select * from public.claim_wingman_reply($1, $2, 'coach', null)`,
+          [conversationId, ada],
+        ),
+      );
+    const store = (answered: string, text: string) =>
+      asActor(db, serviceRole, (tx) =>
+        tx.query<{ ok: boolean }>('select public.store_wingman_reply($1, $2, $3, $4, $5, $6) as ok', [
+          ada,
+          conversationId,
+          answered,
+          agentId,
+          ben,
+          text,
+        ]),
+      );
+    const say = async (from: string, to: string, content: string) =>
+      (
+        await db.query<{ id: string }>(
+          `insert into public.messages (conversation_id, sender_id, recipient_id, content, created_at)
+           values ($1, $2, $3, $4, clock_timestamp()) returning id`,
+          [conversationId, from, to, content],
+        )
+      ).rows[0]!.id;
+    // Members may not claim or store drafts themselves.
+    await expectSqlError(
+      asActor(db, member(ada), (tx) =>
+        tx.query(`select * from public.claim_wingman_reply($1, $2, 'coach', null)`, [conversationId, ada]),
+      ),
+      '42501',
+    );
+    // An empty conversation (the first message is run_wingman's) and one where she wrote last are not waiting.
+    await expect(claim()).rejects.toThrow('wingman_reply_not_waiting');
+    const first = await say(ben, ada, 'Hello Ada!');
+    const claimed = await claim();
+    expect(claimed.rows[0]).toMatchObject({ reply_to: first, other_id: ben, agent_id: agentId });
+    expect((await store(first, 'Hi Ben!')).rows[0]!.ok).toBe(true);
+    // One per message, and none while one waits.
+    await expect(claim()).rejects.toThrow('wingman_reply_drafted');
+    expect((await store(first, 'Another')).rows[0]!.ok).toBe(false);
+    await db.query(`update public.agent_drafts set status = 'sent' where user_id = $1`, [ada]);
+    await say(ada, ben, 'Hi Ben!');
+    await expect(claim()).rejects.toThrow('wingman_reply_not_waiting');
+    // A message she answered while the draft was being written is not drafted after the fact.
+    const second = await say(ben, ada, 'How was your day?');
+    await claim();
+    await say(ada, ben, 'Great, thanks!');
+    expect((await store(second, 'Late draft')).rows[0]!.ok).toBe(false);
+    // Low autonomy, a pause or a block: no claim.
+    await say(ben, ada, 'Climbing on Sunday?');
+    await asActor(db, member(ada), (tx) => tx.query(`update public.ai_agents set autonomy_level = 'low'`));
+    await expect(claim()).rejects.toThrow('wingman_reply_not_allowed');
+    await asActor(db, member(ada), (tx) => tx.query(`update public.ai_agents set autonomy_level = 'medium'`));
+    await asActor(db, member(ben), (tx) =>
+      tx.query(`insert into public.blocked_users (blocker_id, blocked_id) values ($1, $2)`, [ben, ada]),
+    );
+    await expect(claim()).rejects.toThrow('wingman_reply_not_found');
+    // The first-message drafts of run_wingman still come once per conversation beside reply drafts.
+    const drafts = await db.query<{ reply_to: string | null }>(
+      'select reply_to from public.agent_drafts where user_id = $1 order by created_at',
+      [ada],
+    );
+    expect(drafts.rows).toEqual([{ reply_to: first }]);
+  });
+
   it('feedback is the member’s own, once per draft or starter', async () => {
     const { id: ada } = await withAgent(0);
     const ben = await person('Ben', 'man', 'woman');

@@ -2,7 +2,7 @@
 // with the member's own profile and the other member's public interests; instructions inside questions or
 // conversations are never acted on (the coach has no way to act on them), and nothing private is used.
 import { describe, expect, it } from 'vitest';
-import { answerAsCoach, COACH_LABEL, findCoachTopic, type CoachMember } from './coach.ts';
+import { answerAsCoach, COACH_LABEL, draftReplyAsCoach, findCoachTopic, type CoachMember } from './coach.ts';
 
 const member: CoachMember = {
   name: 'Ada',
@@ -82,5 +82,45 @@ describe('the built-in coach', () => {
       conversation,
     });
     expect(answer).toContain('Never send money');
+  });
+});
+
+describe('the coach drafting a reply', () => {
+  const member = {
+    name: 'Ada',
+    bio: null,
+    interests: ['climbing', 'jazz'],
+    photoCount: 1,
+    career: null,
+    relationshipGoals: null,
+  };
+  const conversation = (text: string, otherInterests: string[] = []) => ({
+    otherName: 'Ben',
+    otherInterests,
+    lastMessages: [
+      { fromMe: true, text: 'Hi Ben!' },
+      { fromMe: false, text },
+    ],
+  });
+
+  it('answers a question with an invitation to say more', () => {
+    expect(draftReplyAsCoach(member, conversation('Do you climb outdoors?'))).toBe(
+      "Good question! I'd love to tell you more. What made you ask?",
+    );
+  });
+
+  it('brings in what both share', () => {
+    expect(draftReplyAsCoach(member, conversation('I spent the day at a gig.', ['Jazz', 'cats']))).toBe(
+      'I saw you like Jazz too. What got you into it?',
+    );
+  });
+
+  it('does not offer a draft the member turned down while another is left', () => {
+    const first = draftReplyAsCoach(member, conversation('I spent the day at a gig.'));
+    const next = draftReplyAsCoach(member, conversation('I spent the day at a gig.'), [
+      ` ${first.toUpperCase()} `,
+    ]);
+    expect(next).not.toBe(first);
+    expect(next.length).toBeGreaterThan(10);
   });
 });

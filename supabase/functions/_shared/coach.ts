@@ -214,3 +214,27 @@ export function answerAsCoach(input: CoachInput): string {
   }
   return `${COACH_LABEL}\n\n${body}`;
 }
+
+/**
+ * A reply the member could send as it is, for the Wingman's draft when no model is configured: built from
+ * the other member's last message (a question is answered with an invitation to say more) and what both
+ * share. A text the member turned down before (`avoid`) is not offered again while another is left.
+ */
+export function draftReplyAsCoach(
+  member: CoachMember,
+  conversation: CoachConversation,
+  avoid: readonly string[] = [],
+): string {
+  const last = [...conversation.lastMessages].reverse().find((m) => !m.fromMe);
+  const asked = last ? /\?\s*$/.test(last.text.trim()) : false;
+  const shared = sharedInterests(member.interests, conversation.otherInterests)[0];
+  const candidates = [
+    ...(asked ? ["Good question! I'd love to tell you more. What made you ask?"] : []),
+    ...(shared ? [`I saw you like ${shared} too. What got you into it?`] : []),
+    'That sounds lovely! Tell me more, what was the best part?',
+    'Ha, I like that. What are you up to this weekend?',
+    'I was hoping you would write! How is your week going so far?',
+  ];
+  const turnedDown = new Set(avoid.map((a) => a.trim().toLowerCase()));
+  return candidates.find((c) => !turnedDown.has(c.toLowerCase())) ?? candidates[0]!;
+}

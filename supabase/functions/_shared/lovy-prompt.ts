@@ -131,3 +131,25 @@ export function buildLovyMessages(input: {
   messages.push({ role: 'user', content: input.question });
   return messages;
 }
+
+/** At most this many of the member's turned-down drafts are shown to the model as what to avoid. */
+export const TURNED_DOWN_DRAFTS_FOR_MODEL = 3;
+
+/**
+ * The request for a reply draft (the Wingman at medium autonomy): one message the member could send next, in
+ * their voice and the agent's style, nothing around it; drafts the member turned down are named as what to
+ * avoid (the member's own feedback shapes the next ones).
+ */
+export function buildReplyDraftQuestion(turnedDown: readonly string[]): string {
+  const avoid = turnedDown
+    .slice(0, TURNED_DOWN_DRAFTS_FOR_MODEL)
+    .map((t) => `- ${asUntrustedLine(t).slice(0, 200)}`);
+  return [
+    'Write the reply I could send next in this conversation, in my voice: one to three friendly sentences that',
+    'answer their last message and keep the conversation going. Reply with the message text only, no quotes,',
+    'no explanations, and never share contact details, addresses or meeting places.',
+    ...(avoid.length > 0
+      ? ['I turned down drafts like these before, so write something different:', ...avoid]
+      : []),
+  ].join('\n');
+}
