@@ -17,6 +17,11 @@ comment on table public.agent_drafts is
   'Messages a medium-autonomy agent drafted for its member (issue 17): first messages on new matches (reply_to '
   'null) and replies to the message in reply_to; sent, edited or discarded by the member.';
 
+-- The Wingman's log names reply drafts as such.
+alter table public.agent_activity drop constraint agent_activity_kind_check;
+alter table public.agent_activity add constraint agent_activity_kind_check
+  check (kind in ('like', 'message', 'draft', 'reply'));
+
 -- What the Wingman's AI calls are for; Lovy's answers and drafts share the member's rate and daily answers.
 alter table public.ai_usage
   add column purpose text not null default 'lovy' constraint ai_usage_purpose_check check (purpose in ('lovy', 'draft'));
@@ -111,7 +116,7 @@ begin
     return false;
   end if;
   insert into public.agent_activity (user_id, agent_id, kind, target_id, target_name, reason)
-  select member, agent, 'draft', recipient, pp.name,
+  select member, agent, 'reply', recipient, pp.name,
     'A reply to their last message, waiting in the conversation for you to send, edit or discard'
   from (select 1) one left join public.public_profiles pp on pp.id = recipient;
   return true;

@@ -303,7 +303,30 @@ test('a medium-autonomy agent drafts the first message; starters from shared int
       },
     ]);
 
-  // Her Wingman's log lists both drafts.
+  // Finn answers; opened, the conversation waits on her, and Muse drafts a reply (the built-in coach writes it
+  // here: no model is configured), from his last message and what they share.
+  const [conversation] = await serviceGet<{ id: string }[]>(
+    request,
+    auth,
+    `/rest/v1/conversations?select=id&or=(participant1_id.eq.${finn},participant2_id.eq.${finn})`,
+  );
+  await serviceWrite(request, auth, 'post', '/rest/v1/messages', {
+    conversation_id: conversation!.id,
+    sender_id: finn,
+    recipient_id: eve,
+    content: 'Jazz in the park last summer. And yours?',
+  });
+  await open('Finn');
+  await expect(thread.getByText('Jazz in the park last summer. And yours?')).toBeVisible({ timeout: 30_000 });
+  await expect(draft).toContainText('Muse (AI) drafted a reply to Finn', { timeout: 30_000 });
+  await expect(draft).toContainText("Good question! I'd love to tell you more. What made you ask?");
+  expect(await sentTo(finn)).toHaveLength(1);
+  // Turned down, it goes; her own reply is hers alone.
+  await draft.getByRole('button', { name: 'Not for me: this draft' }).click();
+  await draft.getByRole('button', { name: 'Discard' }).click();
+  await expect(draft).toHaveCount(0);
+
+  // Her Wingman's log lists both first-message drafts and the reply.
   await page.goto('/agent-settings');
   const log = page.getByRole('list', { name: 'Wingman activity' });
   await expect(
@@ -311,6 +334,9 @@ test('a medium-autonomy agent drafts the first message; starters from shared int
   ).toHaveCount(2, {
     timeout: 30_000,
   });
+  await expect(
+    log.getByTestId('wingman-activity').filter({ hasText: 'Drafted a reply to Finn' }),
+  ).toHaveCount(1);
 
   // Gus: she discards the draft; starters from what they share take its place; a turned-down topic goes.
   await open('Gus');

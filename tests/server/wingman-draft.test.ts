@@ -135,7 +135,7 @@ describe('wingman-draft with a language model', () => {
       `select kind, target_name from public.agent_activity where user_id = $1`,
       [ada.id],
     );
-    expect(activity).toEqual([{ kind: 'draft', target_name: 'Ben' }]);
+    expect(activity).toEqual([{ kind: 'reply', target_name: 'Ben' }]);
     const { rows: usage } = await t.db.query(
       `select purpose, provider, outcome from public.ai_usage where user_id = $1`,
       [ada.id],

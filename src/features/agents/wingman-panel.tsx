@@ -17,7 +17,7 @@ interface SettingsRow {
 
 interface ActivityRow {
   id: string;
-  kind: 'like' | 'message' | 'draft';
+  kind: 'like' | 'message' | 'draft' | 'reply';
   target_id: string | null;
   target_name: string | null;
   reason: string;
@@ -35,6 +35,7 @@ const KIND_WORDS: Record<ActivityRow['kind'], string> = {
   like: 'Liked',
   message: 'Sent the first message to',
   draft: 'Drafted a first message to',
+  reply: 'Drafted a reply to',
 };
 
 function formatWhen(iso: string): string {
@@ -209,7 +210,7 @@ export function WingmanPanel({ me, highAutonomy }: { me: string; highAutonomy: b
               <div className="flex items-start gap-2">
                 {a.kind === 'like' ? (
                   <Heart aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary" />
-                ) : a.kind === 'draft' ? (
+                ) : a.kind === 'draft' || a.kind === 'reply' ? (
                   <PenLine aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary" />
                 ) : (
                   <MessageCircle aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary" />

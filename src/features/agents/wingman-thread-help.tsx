@@ -1,20 +1,24 @@
 // The Wingman in a conversation (issue 17), above the message box: a draft the member's agent prepared (medium
-// autonomy) to send as it is, edit or discard, and, in a conversation nobody has written in yet, two or three
+// autonomy: the first message of a new match, or a reply when the conversation waits on the member, asked for
+// when it is opened) to send as it is, edit or discard, and, in a conversation nobody has written in yet, two or three
 // conversation starters from what both share (from the agent, or the built-in coach for a member without one). Each is labelled as AI help and
 // takes a thumbs up or down; a turned-down topic is never offered again. Nothing is sent without the member.
 import { Check, Pencil, Sparkles, ThumbsDown, ThumbsUp, X } from 'lucide-react';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useQuery, useReplica } from '../../data/replica.tsx';
 import { getConversationStarters, normalizeInterest } from '../../domain/wingman.ts';
 import { toast } from '../../ui/toast-store.ts';
 import { parseList } from '../profile/member-photo.tsx';
+import { requestReplyDraft } from './wingman-api.ts';
 
 interface AgentRow {
   name: string;
+  autonomy_level: string | null;
 }
 interface DraftRow {
   id: string;
   content: string;
+  reply_to: string | null;
 }
 interface FeedbackRow {
   subject: string;
@@ -29,6 +33,8 @@ export interface WingmanThreadHelpProps {
   otherName: string;
   /** Whether anyone has written in the conversation yet. */
   isEmpty: boolean;
+  /** The other member's message the conversation waits on the member to answer, if it does. */
+  waitingOn?: string | undefined;
   /** Sends the agent's text as it is, marked as AI-written. */
   onSendAsIs: (content: string, agentName: string) => Promise<void>;
   /** Puts the agent's (or, with no agent, the built-in coach's) text in the message box for the member to change. */
@@ -36,16 +42,20 @@ export interface WingmanThreadHelpProps {
 }
 
 export function WingmanThreadHelp(props: WingmanThreadHelpProps) {
-  const { me, conversationId, otherId, otherName, isEmpty, onSendAsIs, onUse } = props;
+  const { me, conversationId, otherId, otherName, isEmpty, waitingOn, onSendAsIs, onUse } = props;
   const db = useReplica();
   const { data: agents } = useQuery<AgentRow>(
-    'select name from ai_agents where user_id = ? and is_active = 1 limit 1',
+    'select name, autonomy_level from ai_agents where user_id = ? and is_active = 1 limit 1',
     [me],
   );
   const { data: drafts } = useQuery<DraftRow>(
-    `select id, content from agent_drafts where user_id = ? and conversation_id = ? and status = 'pending'
+    `select id, content, reply_to from agent_drafts where user_id = ? and conversation_id = ? and status = 'pending'
      order by created_at limit 1`,
     [me, conversationId],
+  );
+  const { data: answered, isLoading: answeredLoading } = useQuery<{ id: string }>(
+    'select id from agent_drafts where user_id = ? and conversation_id = ? and reply_to = ? limit 1',
+    [me, conversationId, waitingOn ?? ''],
   );
   const { data: feedback } = useQuery<FeedbackRow>(
     'select subject, subject_ref, rating from agent_feedback where user_id = ?',
@@ -58,6 +68,12 @@ export function WingmanThreadHelp(props: WingmanThreadHelpProps) {
   );
   const agent = agents[0];
   const draft = drafts[0];
+  const drafting = agent?.autonomy_level === 'medium' || agent?.autonomy_level === 'high';
+  // A conversation waiting on the member, opened: the agent drafts a reply (the server decides whether it may).
+  useEffect(() => {
+    if (!drafting || !waitingOn || draft || answeredLoading || answered.length > 0) return;
+    requestReplyDraft(conversationId, waitingOn);
+  }, [drafting, waitingOn, draft, answeredLoading, answered.length, conversationId]);
   const ratingOf = (subject: string, ref: string) =>
     feedback.find((f) => f.subject === subject && f.subject_ref === ref)?.rating;
   const starters = useMemo(
@@ -136,7 +152,7 @@ export function WingmanThreadHelp(props: WingmanThreadHelpProps) {
       >
         <p className="flex items-center gap-1 text-xs font-medium text-muted">
           <Sparkles aria-hidden="true" className="size-3" />
-          {agent.name} (AI) drafted this for you
+          {agent.name} (AI) {draft.reply_to ? `drafted a reply to ${otherName}` : 'drafted this for you'}
         </p>
         <p className="whitespace-pre-wrap break-words text-sm">{draft.content}</p>
         <div className="flex flex-wrap items-center justify-between gap-2">

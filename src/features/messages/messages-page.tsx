@@ -333,6 +333,9 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
 
   // To the bottom when a message arrives or is sent (not when earlier ones are added above).
   const newestId = messages.at(-1)?.id;
+  const newest = messages.at(-1);
+  // The other member's text waits on the member's answer (the Wingman may draft one).
+  const waitingOn = newest && newest.sender_id !== me && newest.type === 'text' ? newest.id : undefined;
   useEffect(() => {
     endRef.current?.scrollIntoView?.({ block: 'end' });
   }, [newestId, otherTyping]);
@@ -567,6 +570,7 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
           otherId={c.other_id}
           otherName={name}
           isEmpty={messages.length === 0 && !hasEarlier}
+          waitingOn={waitingOn}
           onSendAsIs={async (content, agent) => {
             await sendMessage(db, {
               conversationId: c.id,
