@@ -190,7 +190,11 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
   }
 
   async function finish() {
-    if (getCompleteness(synced.draft, answers, hasPreferences).missing.length === 0)
+    // Counted on the device now: answers saved a moment ago are not in this render's count yet.
+    const saved = await db
+      .getOptional<{ n: number }>('select count(*) as n from profile_answers where user_id = ?', [me])
+      .catch(() => null);
+    if (getCompleteness(synced.draft, saved?.n ?? answers, hasPreferences).missing.length === 0)
       await markProfileComplete(db, me).catch(() => undefined);
     void navigate('/find-matches');
   }
