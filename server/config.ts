@@ -48,6 +48,8 @@ export const configSchema = z.object({
   OPENAI_BASE_URL: z.string().optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_MODEL: z.string().default('gpt-4o-mini'),
+  /** The model server's speech model for Lovy's voice (e.g. tts-1); unset: the browser speaks. */
+  OPENAI_TTS_MODEL: z.string().optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /**

@@ -106,6 +106,7 @@ export function createFunctionsPart(options: FunctionsOptions = {}) {
         ...(ctx.config.OPENAI_BASE_URL ? { OPENAI_BASE_URL: ctx.config.OPENAI_BASE_URL } : {}),
         ...(ctx.config.OPENAI_API_KEY ? { OPENAI_API_KEY: ctx.config.OPENAI_API_KEY } : {}),
         OPENAI_MODEL: ctx.config.OPENAI_MODEL,
+        ...(ctx.config.OPENAI_TTS_MODEL ? { OPENAI_TTS_MODEL: ctx.config.OPENAI_TTS_MODEL } : {}),
         // Calls (issue 18): Stream when both keys are set, and the WebRTC calls' ICE servers.
         ...(ctx.config.STREAM_API_KEY ? { STREAM_API_KEY: ctx.config.STREAM_API_KEY } : {}),
         ...(ctx.config.STREAM_API_SECRET ? { STREAM_API_SECRET: ctx.config.STREAM_API_SECRET } : {}),

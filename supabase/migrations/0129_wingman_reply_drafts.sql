@@ -73,12 +73,13 @@ begin
   end if;
   select coalesce((select e.is_premium from public.get_entitlement(member) e), false) into premium;
   select count(*) into used from public.ai_usage u
-   where u.user_id = member and u.created_at > now() - interval '60 seconds';
+   where u.user_id = member and u.created_at > now() - interval '60 seconds' and u.purpose <> 'speech';
   if used >= public.get_lovy_questions_per_minute() then
     raise exception 'lovy_rate_limited' using errcode = 'P0001';
   end if;
   select count(*) into used from public.ai_usage u
-   where u.user_id = member and u.created_at > now() - interval '24 hours' and u.outcome <> 'failed';
+   where u.user_id = member and u.created_at > now() - interval '24 hours' and u.outcome <> 'failed'
+     and u.purpose <> 'speech';
   if used >= public.get_lovy_daily_answers(premium) then
     raise exception 'lovy_daily_limit' using errcode = 'P0001';
   end if;

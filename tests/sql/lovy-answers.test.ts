@@ -167,4 +167,36 @@ describe.each(getDatabaseKinds())('Lovy answers on %s', (kind) => {
     ]);
     await claim(await ask(a), a);
   });
+  it('speech: only the member’s own answer, by the service role, at most 10 a minute', async () => {
+    const me = await createMember(db);
+    const other = await createMember(db);
+    const question = await ask(me);
+    await answer(me, question);
+    const { rows } = await db.query<{ id: string }>(
+      `select id from public.lovy_messages where reply_to = $1`,
+      [question],
+    );
+    const answerId = rows[0]!.id;
+    const speak = (owner: string, id: string) =>
+      asActor(db, serviceRole, (tx) =>
+        tx.query<{ content: string; usage_id: string }>(
+          `select * from public.claim_lovy_speech($1, $2, 'test-tts')`,
+          [id, owner],
+        ),
+      );
+    await expectSqlError(
+      asActor(db, member(me), (tx) =>
+        tx.query(`select * from public.claim_lovy_speech($1, $2, 'x')`, [answerId, me]),
+      ),
+      '42501',
+    );
+    await expectSqlError(speak(other, answerId), 'P0002');
+    await expectSqlError(speak(me, question), 'P0002');
+    const first = await speak(me, answerId);
+    expect(first.rows[0]!.content).toBe('Lead with something you love doing.');
+    for (let i = 1; i < 10; i++) await speak(me, answerId);
+    await expectSqlError(speak(me, answerId), 'P0001');
+    // Speech counts apart from answers: the member can still ask.
+    await claim(await ask(me), me);
+  });
 });

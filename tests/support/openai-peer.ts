@@ -1,7 +1,8 @@
 // A local peer that speaks the OpenAI chat-completions wire protocol (what Ollama, llama.cpp, vLLM and LM Studio
 // serve too), for the real `openai` package to talk to in tests: streamed answers as server-sent events in
 // OpenAI's chunk shape, OpenAI-shaped errors, and modes for what can go wrong (a refused key, a rate limit, a
-// server error, a slow first token, a stream cut off, an empty answer). Every request body is recorded.
+// server error, a slow first token, a stream cut off, an empty answer). Every request body is recorded. It also
+// serves the speech endpoint (/v1/audio/speech: a small MP3-labelled body), recorded in speechRequests.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -18,10 +19,19 @@ export interface ChatRequest {
   };
 }
 
+export interface SpeechRequest {
+  authorization: string | undefined;
+  body: { model: string; input: string; voice: string; speed?: number; response_format?: string };
+}
+
+/** What the speech endpoint answers: not real MP3 (no decoder reads it in tests), but bytes to pass through. */
+export const PEER_SPEECH_BYTES = Buffer.from('ID3-test-speech-audio');
+
 export interface OpenAIPeer {
   /** The base URL to give the client (ends in /v1). */
   url: string;
   requests: ChatRequest[];
+  speechRequests: SpeechRequest[];
   mode: PeerMode;
   /** What 'ok' and 'slow' answer, in pieces. */
   reply: string[];
@@ -49,6 +59,7 @@ export async function startOpenAIPeer(): Promise<OpenAIPeer> {
   const peer: OpenAIPeer = {
     url: '',
     requests: [],
+    speechRequests: [],
     mode: 'ok',
     reply: ['Hello', ' there', ', lead with', ' what you love.'],
     close: async () => {},
@@ -57,6 +68,15 @@ export async function startOpenAIPeer(): Promise<OpenAIPeer> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (req.method === 'POST' && req.url === '/v1/audio/speech') {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as SpeechRequest['body'];
+        peer.speechRequests.push({ authorization: req.headers.authorization, body });
+        if (peer.mode === 'server-error')
+          return sendError(res, 500, 'server_error', 'The server had an error');
+        res.writeHead(200, { 'content-type': 'audio/mpeg' });
+        res.end(PEER_SPEECH_BYTES);
+        return;
+      }
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
         return sendError(res, 404, 'not_found', 'Not found');
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest['body'];

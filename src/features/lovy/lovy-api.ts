@@ -5,13 +5,14 @@ import { getAppConfig } from '../../data/app-config.ts';
 import { getSupabase } from '../../data/supabase-client.ts';
 
 export type LovyOutcome =
-  | { kind: 'answered'; content: string; source: string }
+  | { kind: 'answered'; id: string | null; content: string; source: string }
   /** The function refused (limit, no agent...): its words, shown under the question, not stored. */
   | { kind: 'refused'; status: number; code: string; message: string }
   /** No answer could be fetched (offline, server down): the question waits and is asked again later. */
   | { kind: 'unreachable' };
 
 interface DoneEvent {
+  id?: string | null;
   content: string;
   source: string;
 }
@@ -79,7 +80,14 @@ export async function askLovy(
   if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
     // Answered before: the stored answer as JSON.
     const body = (await res.json().catch(() => ({}))) as { answer?: DoneEvent };
-    return body.answer ? { kind: 'answered', ...body.answer } : { kind: 'unreachable' };
+    return body.answer
+      ? {
+          kind: 'answered',
+          id: body.answer.id ?? null,
+          content: body.answer.content,
+          source: body.answer.source,
+        }
+      : { kind: 'unreachable' };
   }
   let text = '';
   let done: DoneEvent | undefined;
@@ -93,5 +101,41 @@ export async function askLovy(
   } catch {
     return { kind: 'unreachable' };
   }
-  return done ? { kind: 'answered', content: done.content, source: done.source } : { kind: 'unreachable' };
+  return done
+    ? { kind: 'answered', id: done.id ?? null, content: done.content, source: done.source }
+    : { kind: 'unreachable' };
+}
+
+/** Set once the server said it has no speech model: the browser speaks for the rest of the visit. */
+let serverSpeechMissing = false;
+
+/**
+ * Lovy's stored answer as audio from the model server's speech endpoint (lovy-speech), or undefined when
+ * there is none (not configured, refused, offline): the caller then speaks with the browser.
+ */
+export async function fetchSpokenAnswer(
+  answerId: string,
+  voice: string,
+  speed: number,
+): Promise<Blob | undefined> {
+  if (serverSpeechMissing || !navigator.onLine) return undefined;
+  try {
+    const [config, sb] = await Promise.all([getAppConfig(), getSupabase()]);
+    const { data } = await sb.auth.getSession();
+    if (!data.session) return undefined;
+    const res = await fetch(`${config.supabaseUrl}/functions/v1/lovy-speech`, {
+      method: 'POST',
+      headers: {
+        apikey: config.anonKey,
+        authorization: `Bearer ${data.session.access_token}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ answer_id: answerId, voice, speed }),
+    });
+    if (res.status === 503) serverSpeechMissing = true;
+    if (!res.ok || !(res.headers.get('content-type') ?? '').startsWith('audio/')) return undefined;
+    return await res.blob();
+  } catch {
+    return undefined;
+  }
 }

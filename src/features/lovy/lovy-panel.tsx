@@ -20,7 +20,7 @@ import {
 } from '../../domain/lovy.ts';
 import { useAuth } from '../../session/auth-context.tsx';
 import { toast } from '../../ui/toast-store.ts';
-import { askLovy } from './lovy-api.ts';
+import { askLovy, fetchSpokenAnswer } from './lovy-api.ts';
 import { setLovyOpen, useLovyOpen } from './lovy-open.ts';
 
 const DRAFT_KEY = 'lovy:question';
@@ -49,7 +49,7 @@ function loadVoiceSettings(): VoiceSettings {
   }
 }
 
-function speak(text: string, voice: VoiceSettings): void {
+function speakInBrowser(text: string, voice: VoiceSettings): void {
   if (typeof speechSynthesis === 'undefined') return;
   speechSynthesis.cancel();
   const utterance = new SpeechSynthesisUtterance(text);
@@ -57,6 +57,28 @@ function speak(text: string, voice: VoiceSettings): void {
   utterance.rate = voice.rate;
   utterance.pitch = voice.pitch;
   speechSynthesis.speak(utterance);
+}
+
+let playing: HTMLAudioElement | undefined;
+
+/**
+ * Speaks a reply: with the model server's voice when the operator configured one (the stored answer, by id),
+ * else, or when that fails, with the browser's speech synthesis.
+ */
+function speak(text: string, voice: VoiceSettings, answerId: string | null): void {
+  if (!answerId) return speakInBrowser(text, voice);
+  void fetchSpokenAnswer(answerId, voice.voiceId, voice.rate).then((audio) => {
+    if (!audio) return speakInBrowser(text, voice);
+    playing?.pause();
+    const url = URL.createObjectURL(audio);
+    playing = new Audio(url);
+    playing.volume = voice.volume;
+    playing.onended = () => URL.revokeObjectURL(url);
+    playing.play().catch(() => {
+      URL.revokeObjectURL(url);
+      speakInBrowser(text, voice);
+    });
+  });
 }
 
 function useBrowserOnline(): boolean {
@@ -155,7 +177,7 @@ export default function LovyPanel() {
       setStreaming(undefined);
       if (outcome.kind === 'answered') {
         setAnswered((a) => ({ ...a, [questionId]: { content: outcome.content, source: outcome.source } }));
-        if (voice.enabled && voice.autoplay) speak(outcome.content, voice);
+        if (voice.enabled && voice.autoplay) speak(outcome.content, voice, outcome.id);
       } else if (
         outcome.kind === 'refused' &&
         (outcome.code === 'NOT_FOUND' || (outcome.code === 'NO_AGENT' && hasLocalAgent.current)) &&
@@ -249,6 +271,19 @@ export default function LovyPanel() {
           : r,
       );
   }, [hasAgentOnServer]);
+
+  // A question refused as not found after its retries (the sync connection came back slowly, so it reached
+  // the server late) is asked again after the next sync: by then this device's uploads have gone through.
+  const lastSynced = status.lastSyncedAt?.getTime();
+  useEffect(() => {
+    if (lastSynced === undefined) return;
+    setRefusals((r) => {
+      const lost = Object.entries(r).filter(([, v]) => v.code === 'NOT_FOUND');
+      if (lost.length === 0) return r;
+      for (const [id] of lost) notFoundTries.current.delete(id);
+      return Object.fromEntries(Object.entries(r).filter(([, v]) => v.code !== 'NOT_FOUND'));
+    });
+  }, [lastSynced]);
 
   function dictate() {
     if (!Recognition) return;
