@@ -1,5 +1,5 @@
 // Theme menu: pick one of the seven colour themes and toggle dark mode.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import {
   Check,
   Leaf,
@@ -14,6 +14,7 @@ import {
 } from 'lucide-react';
 import { THEMES, type ThemeName } from './themes.ts';
 import { useTheme } from './theme-context.tsx';
+import { useDismiss } from './use-dismiss.ts';
 
 const THEME_ICONS: Record<ThemeName, LucideIcon> = {
   light: Sun,
@@ -43,21 +44,7 @@ export function ThemeMenu({
   const menuId = useId();
   const root = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    function onDown(e: MouseEvent) {
-      if (!root.current?.contains(e.target as Node)) setOpen(false);
-    }
-    function onKey(e: KeyboardEvent) {
-      if (e.key === 'Escape') setOpen(false);
-    }
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(open, () => setOpen(false), root);
 
   return (
     <div ref={root} className="relative">

@@ -1,7 +1,17 @@
 // /messages: the conversation list (last message, unread, online) and the open thread, all from the local replica.
 import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { ArrowLeft, Ban, Flag, ImagePlus, Phone, PhoneMissed, Sparkles, Video } from 'lucide-react';
+import {
+  ArrowLeft,
+  Ban,
+  EllipsisVertical,
+  Flag,
+  ImagePlus,
+  Phone,
+  PhoneMissed,
+  Sparkles,
+  Video,
+} from 'lucide-react';
 import { useQuery as useTanstackQuery } from '@tanstack/react-query';
 import { useAuth } from '../../session/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
@@ -21,8 +31,10 @@ import {
 } from '../../domain/calls.ts';
 import { CallButtons } from '../calls/call-buttons.tsx';
 import { GameInviteCard, PlayGameButton } from '../games/game-thread-parts.tsx';
+import { Modal } from '../../ui/modal.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
+import { useDismiss } from '../../ui/use-dismiss.ts';
 import {
   findClosedReason,
   findImageMeta,
@@ -261,6 +273,10 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
   /** Enter pressed before the draft was back: send as soon as it is. */
   const sendWhenLoaded = useRef(false);
   const [reporting, setReporting] = useState(false);
+  const [confirmingBlock, setConfirmingBlock] = useState(false);
+  const [moreOpen, setMoreOpen] = useState(false);
+  const moreRef = useRef<HTMLDivElement>(null);
+  useDismiss(moreOpen, () => setMoreOpen(false), moreRef);
   const [uploading, setUploading] = useState(false);
   const endRef = useRef<HTMLLIElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
@@ -452,7 +468,7 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
   }
 
   async function block() {
-    if (!window.confirm(`Block ${name}? You will no longer see each other or be able to message.`)) return;
+    setConfirmingBlock(false);
     try {
       await blockMember(me, c.other_id, 'User blocked from messages');
       toast({ title: 'Member blocked', description: `You blocked ${name}.` });
@@ -500,25 +516,69 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
                 otherPhoto={firstPhoto(c.other_photos)}
               />
             )}
-            {/* Icons on a phone, words on a wider screen; the name is the same for both. */}
+            {/* Words on a wider screen; on a phone they wait in the More menu, so the header stays calm. */}
             <button
               type="button"
-              className="btn-ghost px-2 text-sm"
-              title="Report"
+              className="btn-ghost hidden px-2 text-sm md:inline-flex"
               onClick={() => setReporting(true)}
             >
-              <Flag aria-hidden="true" className="size-5 md:hidden" />
-              <span className="sr-only md:not-sr-only">Report</span>
+              Report
             </button>
             <button
               type="button"
-              className="btn-ghost px-2 text-sm"
-              title="Block"
-              onClick={() => void block()}
+              className="btn-ghost hidden px-2 text-sm md:inline-flex"
+              onClick={() => setConfirmingBlock(true)}
             >
-              <Ban aria-hidden="true" className="size-5 md:hidden" />
-              <span className="sr-only md:not-sr-only">Block</span>
+              Block
             </button>
+            <div ref={moreRef} className="relative md:hidden">
+              <button
+                type="button"
+                className="btn-ghost px-2"
+                aria-haspopup="menu"
+                aria-expanded={moreOpen}
+                onClick={() => setMoreOpen((o) => !o)}
+              >
+                <EllipsisVertical aria-hidden="true" className="size-5" />
+                <span className="sr-only">More actions</span>
+              </button>
+              {moreOpen && (
+                <ul
+                  role="menu"
+                  aria-label={`More actions for ${name}`}
+                  className="absolute right-0 z-40 mt-1 w-44 rounded-lg border border-border bg-card p-1 text-fg shadow-lg"
+                >
+                  <li role="none">
+                    <button
+                      type="button"
+                      role="menuitem"
+                      className="flex w-full items-center gap-2 rounded px-3 py-2 text-left hover:bg-subtle"
+                      onClick={() => {
+                        setMoreOpen(false);
+                        setReporting(true);
+                      }}
+                    >
+                      <Flag aria-hidden="true" className="size-4" />
+                      Report
+                    </button>
+                  </li>
+                  <li role="none">
+                    <button
+                      type="button"
+                      role="menuitem"
+                      className="flex w-full items-center gap-2 rounded px-3 py-2 text-left hover:bg-subtle"
+                      onClick={() => {
+                        setMoreOpen(false);
+                        setConfirmingBlock(true);
+                      }}
+                    >
+                      <Ban aria-hidden="true" className="size-4" />
+                      Block
+                    </button>
+                  </li>
+                </ul>
+              )}
+            </div>
           </div>
         )}
       </header>
@@ -654,6 +714,30 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
           onClose={() => setReporting(false)}
           onReported={() => setReporting(false)}
         />
+      )}
+      {confirmingBlock && (
+        <Modal
+          role="alertdialog"
+          labelledBy="block-title"
+          describedBy="block-text"
+          onClose={() => setConfirmingBlock(false)}
+          className="md:max-w-md"
+        >
+          <div className="space-y-3">
+            <h2 id="block-title" className="text-xl font-semibold">
+              Block {name}?
+            </h2>
+            <p id="block-text">You will no longer see each other or be able to message.</p>
+            <div className="flex justify-end gap-2">
+              <button type="button" className="btn-secondary" onClick={() => setConfirmingBlock(false)}>
+                Cancel
+              </button>
+              <button type="button" className="btn-primary" onClick={() => void block()}>
+                Block
+              </button>
+            </div>
+          </div>
+        </Modal>
       )}
     </section>
   );
