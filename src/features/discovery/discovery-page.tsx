@@ -259,11 +259,38 @@ function Card({ row }: { row: DeckRow }) {
   );
 }
 
+/**
+ * Whether to say the deck works offline: at once when the browser has no network, else only once the sync
+ * connection has been down a few seconds (every page load connects anew; that moment is not "offline").
+ */
+function useOfflineNotice(connected: boolean): boolean {
+  const [notice, setNotice] = useState(false);
+  useEffect(() => {
+    if (connected) {
+      setNotice(false);
+      return;
+    }
+    if (!navigator.onLine) {
+      setNotice(true);
+      return;
+    }
+    const t = setTimeout(() => setNotice(true), 3_000);
+    const now = () => setNotice(true);
+    window.addEventListener('offline', now);
+    return () => {
+      clearTimeout(t);
+      window.removeEventListener('offline', now);
+    };
+  }, [connected]);
+  return notice;
+}
+
 export default function DiscoveryPage() {
   const { user } = useAuth();
   const me = user?.id ?? '';
   const db = useReplica();
   const status = useStatus();
+  const offline = useOfflineNotice(status.connected);
   const likeLimit = useLikeLimit(db, me);
   const [filters, setFilters] = useState<DeckFilters>({});
   const [loading, setLoading] = useState(false);
@@ -416,7 +443,7 @@ export default function DiscoveryPage() {
   return (
     <main id="main" className="mx-auto max-w-xl space-y-4 p-4 md:p-8">
       <h1 className="text-3xl font-bold">Find Matches</h1>
-      {!status.connected && (
+      {offline && (
         <p className="rounded-lg border border-border p-2 text-sm" role="status">
           Offline: you can keep swiping; your likes are sent when you reconnect.
         </p>
