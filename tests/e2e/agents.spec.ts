@@ -98,8 +98,13 @@ for (const viewport of [
       agents.filter({ hasText: 'Cupid' }).getByRole('button', { name: 'Make active' }),
     ).toBeVisible();
 
-    page.once('dialog', (d) => void d.accept());
     await second.getByRole('button', { name: /^Delete/ }).click();
+    // Asked in the app's own dialog; Cancel keeps the agent.
+    const confirm = page.getByRole('alertdialog', { name: /^Delete / });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(agents).toHaveCount(2);
+    await second.getByRole('button', { name: /^Delete/ }).click();
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect(page.getByText('Agent deleted successfully')).toBeVisible();
     await expect(agents).toHaveCount(1);
     // The active one is gone: on the next visit the newest left becomes active, and the member is told.

@@ -19,6 +19,7 @@ import {
 } from '../../domain/agent-limits.ts';
 import { useAuth } from '../../session/auth-context.tsx';
 import { useEntitlement } from '../../session/use-entitlement.ts';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { AgentPreview } from './agent-preview.tsx';
 import { WingmanPanel } from './wingman-panel.tsx';
@@ -80,6 +81,7 @@ export default function AgentSettingsPage() {
     [me],
   );
   const [editing, setEditing] = useState<string>();
+  const [deleting, setDeleting] = useState<AgentRow>();
   const plan = getAgentPlan(entitlement);
 
   // On load: agents but none active makes the newest active (§4), once.
@@ -156,7 +158,7 @@ export default function AgentSettingsPage() {
   }
 
   async function remove(agent: AgentRow) {
-    if (!window.confirm(`Delete ${agent.name}? This cannot be undone.`)) return;
+    setDeleting(undefined);
     try {
       await db.execute('delete from ai_agents where id = ? and user_id = ?', [agent.id, me]);
       done('Success', 'Agent deleted successfully');
@@ -241,7 +243,7 @@ export default function AgentSettingsPage() {
                   <button
                     type="button"
                     className="btn-ghost flex items-center gap-1 text-sm"
-                    onClick={() => void remove(a)}
+                    onClick={() => setDeleting(a)}
                   >
                     <Trash2 aria-hidden="true" className="size-4" />
                     Delete<span className="sr-only"> {a.name}</span>
@@ -300,6 +302,15 @@ export default function AgentSettingsPage() {
           highAutonomy={
             plan.advancedAgents && agents.some((a) => a.is_active === 1 && a.autonomy_level === 'high')
           }
+        />
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete ${deleting.name}?`}
+          text="This cannot be undone."
+          confirmLabel="Delete"
+          onCancel={() => setDeleting(undefined)}
+          onConfirm={() => void remove(deleting)}
         />
       )}
     </main>

@@ -5,47 +5,12 @@ import { CallButtons } from '../calls/call-buttons.tsx';
 import { useAuth } from '../../session/auth-context.tsx';
 import { markStart } from '../../session/pwa-start-marks.ts';
 import { useReplica } from '../../data/replica.tsx';
-import { Modal } from '../../ui/modal.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
 import { ReportDialog } from '../reports/report-dialog.tsx';
 import { useMatches, type MatchRow } from './match-queries.ts';
-
-function ConfirmUnmatch({
-  match,
-  onCancel,
-  onConfirm,
-}: {
-  match: MatchRow;
-  onCancel: () => void;
-  onConfirm: () => void;
-}) {
-  return (
-    <Modal
-      role="alertdialog"
-      labelledBy="unmatch-title"
-      describedBy="unmatch-text"
-      onClose={onCancel}
-      className="md:max-w-md"
-    >
-      <div className="space-y-3">
-        <h2 id="unmatch-title" className="text-xl font-semibold">
-          Unmatch {match.name ?? 'this member'}?
-        </h2>
-        <p id="unmatch-text">You will no longer be able to message each other. This cannot be undone.</p>
-        <div className="flex justify-end gap-2">
-          <button type="button" className="btn-secondary" onClick={onCancel} autoFocus>
-            Cancel
-          </button>
-          <button type="button" className="btn-primary" onClick={onConfirm}>
-            Unmatch
-          </button>
-        </div>
-      </div>
-    </Modal>
-  );
-}
 
 export default function MatchListPage() {
   const { user } = useAuth();
@@ -122,8 +87,10 @@ export default function MatchListPage() {
         ))}
       </ul>
       {confirming && (
-        <ConfirmUnmatch
-          match={confirming}
+        <ConfirmDialog
+          title={`Unmatch ${confirming.name ?? 'this member'}?`}
+          text="You will no longer be able to message each other. This cannot be undone."
+          confirmLabel="Unmatch"
           onCancel={() => setConfirming(undefined)}
           onConfirm={() => void unmatch(confirming)}
         />

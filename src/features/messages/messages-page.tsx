@@ -31,7 +31,7 @@ import {
 } from '../../domain/calls.ts';
 import { CallButtons } from '../calls/call-buttons.tsx';
 import { GameInviteCard, PlayGameButton } from '../games/game-thread-parts.tsx';
-import { Modal } from '../../ui/modal.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { useDismiss } from '../../ui/use-dismiss.ts';
@@ -716,28 +716,13 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
         />
       )}
       {confirmingBlock && (
-        <Modal
-          role="alertdialog"
-          labelledBy="block-title"
-          describedBy="block-text"
-          onClose={() => setConfirmingBlock(false)}
-          className="md:max-w-md"
-        >
-          <div className="space-y-3">
-            <h2 id="block-title" className="text-xl font-semibold">
-              Block {name}?
-            </h2>
-            <p id="block-text">You will no longer see each other or be able to message.</p>
-            <div className="flex justify-end gap-2">
-              <button type="button" className="btn-secondary" onClick={() => setConfirmingBlock(false)}>
-                Cancel
-              </button>
-              <button type="button" className="btn-primary" onClick={() => void block()}>
-                Block
-              </button>
-            </div>
-          </div>
-        </Modal>
+        <ConfirmDialog
+          title={`Block ${name}?`}
+          text="You will no longer see each other or be able to message."
+          confirmLabel="Block"
+          onCancel={() => setConfirmingBlock(false)}
+          onConfirm={() => void block()}
+        />
       )}
     </section>
   );
