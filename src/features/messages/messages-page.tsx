@@ -11,6 +11,7 @@ import {
   PhoneMissed,
   Sparkles,
   Video,
+  type LucideIcon,
 } from 'lucide-react';
 import { useQuery as useTanstackQuery } from '@tanstack/react-query';
 import { useAuth } from '../../session/auth-context.tsx';
@@ -224,6 +225,31 @@ function CallCard({ m, type, me }: { m: MessageRow; type: CallMessageType; me: s
           {formatTime(m.created_at)}
         </time>
       </div>
+    </li>
+  );
+}
+
+/** One entry of a header menu: an icon and its word. */
+function MenuItem({
+  icon: Icon,
+  label,
+  onSelect,
+}: {
+  icon: LucideIcon;
+  label: string;
+  onSelect: () => void;
+}) {
+  return (
+    <li role="none">
+      <button
+        type="button"
+        role="menuitem"
+        className="flex w-full items-center gap-2 rounded px-3 py-2 text-left hover:bg-subtle"
+        onClick={onSelect}
+      >
+        <Icon aria-hidden="true" className="size-4" />
+        {label}
+      </button>
     </li>
   );
 }
@@ -548,34 +574,22 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
                   aria-label={`More actions for ${name}`}
                   className="absolute right-0 z-40 mt-1 w-44 rounded-lg border border-border bg-card p-1 text-fg shadow-lg"
                 >
-                  <li role="none">
-                    <button
-                      type="button"
-                      role="menuitem"
-                      className="flex w-full items-center gap-2 rounded px-3 py-2 text-left hover:bg-subtle"
-                      onClick={() => {
-                        setMoreOpen(false);
-                        setReporting(true);
-                      }}
-                    >
-                      <Flag aria-hidden="true" className="size-4" />
-                      Report
-                    </button>
-                  </li>
-                  <li role="none">
-                    <button
-                      type="button"
-                      role="menuitem"
-                      className="flex w-full items-center gap-2 rounded px-3 py-2 text-left hover:bg-subtle"
-                      onClick={() => {
-                        setMoreOpen(false);
-                        setConfirmingBlock(true);
-                      }}
-                    >
-                      <Ban aria-hidden="true" className="size-4" />
-                      Block
-                    </button>
-                  </li>
+                  <MenuItem
+                    icon={Flag}
+                    label="Report"
+                    onSelect={() => {
+                      setMoreOpen(false);
+                      setReporting(true);
+                    }}
+                  />
+                  <MenuItem
+                    icon={Ban}
+                    label="Block"
+                    onSelect={() => {
+                      setMoreOpen(false);
+                      setConfirmingBlock(true);
+                    }}
+                  />
                 </ul>
               )}
             </div>

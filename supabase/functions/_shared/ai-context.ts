@@ -2,10 +2,28 @@
 // row-level security deciding (shared by lovy-chat and wingman-draft): the other member's public name and
 // interests and the last lines of text, nothing else (lovy-prompt.ts has the per-field policy).
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { CONVERSATION_LINES_FOR_MODEL, type LovyConversation } from './lovy-prompt.ts';
+import { CONVERSATION_LINES_FOR_MODEL, type LovyConversation, type LovyMember } from './lovy-prompt.ts';
 
 export const asStringList = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+
+/** The member's own profile columns a model may see (lovy-prompt.ts's MEMBER_FIELDS_FOR_MODEL, read as the member). */
+export const MEMBER_COLUMNS_FOR_MODEL = 'name, bio, interests, photos, career, relationship_goals';
+/** The agent's columns the prompt is built from. */
+export const AGENT_COLUMNS_FOR_MODEL =
+  'id, name, description, communication_style, humor_style, system_prompt';
+
+/** The member as the prompt describes them, from their profile row (MEMBER_COLUMNS_FOR_MODEL). */
+export function toLovyMember(profile: Record<string, unknown> | null | undefined): LovyMember {
+  return {
+    name: (profile?.['name'] as string | null) ?? null,
+    bio: (profile?.['bio'] as string | null) ?? null,
+    interests: asStringList(profile?.['interests']),
+    photoCount: asStringList(profile?.['photos']).length,
+    career: (profile?.['career'] as string | null) ?? null,
+    relationshipGoals: (profile?.['relationship_goals'] as string | null) ?? null,
+  };
+}
 
 /** The conversation as the model may see it, or undefined when the member is not in it. */
 export async function findConversation(

@@ -10,10 +10,15 @@
 // reply is written, then one `done` event with the stored row ({id, content, source}). A question already
 // answered gets its answer as JSON ({answer}); a refusal is JSON ({error, code}) with a 4xx.
 import { findErrorType, findModelName, isModelConfigured, streamFromModel } from '../_shared/ai-model.ts';
-import { asStringList, findConversation } from '../_shared/ai-context.ts';
+import {
+  AGENT_COLUMNS_FOR_MODEL,
+  findConversation,
+  MEMBER_COLUMNS_FOR_MODEL,
+  toLovyMember,
+} from '../_shared/ai-context.ts';
 import { answerAsCoach } from '../_shared/coach.ts';
 import { corsHeaders, findBearerToken, findJsonObject, json, preflight } from '../_shared/http.ts';
-import { buildLovyMessages, type LovyAgent, type LovyMember } from '../_shared/lovy-prompt.ts';
+import { buildLovyMessages, type LovyAgent } from '../_shared/lovy-prompt.ts';
 import { findLovyError, LOVY_FAILED_REPLY, type LovyErrorType } from '../_shared/lovy-errors.ts';
 import { serveWhenDeno } from '../_shared/serve.ts';
 import { createCallerClient, createServiceClient, findCaller } from '../_shared/supabase.ts';
@@ -85,15 +90,11 @@ export async function handler(req: Request): Promise<Response> {
       findAnswer(member, questionId),
       member
         .from('ai_agents')
-        .select('id, name, description, communication_style, humor_style, system_prompt')
+        .select(AGENT_COLUMNS_FOR_MODEL)
         .order('is_active', { ascending: false })
         .order('created_at', { ascending: true })
         .limit(1),
-      member
-        .from('profiles')
-        .select('name, bio, interests, photos, career, relationship_goals')
-        .eq('id', claimedId)
-        .maybeSingle(),
+      member.from('profiles').select(MEMBER_COLUMNS_FOR_MODEL).eq('id', claimedId).maybeSingle(),
       typeof conversationId === 'string' ? findConversation(member, claimedId, conversationId) : undefined,
     ]);
   if (!caller || caller.id !== claimedId)
@@ -107,7 +108,7 @@ export async function handler(req: Request): Promise<Response> {
   if (askedAgent && askedAgent !== agent?.id) {
     const { data: asked } = await member
       .from('ai_agents')
-      .select('id, name, description, communication_style, humor_style, system_prompt')
+      .select(AGENT_COLUMNS_FOR_MODEL)
       .eq('id', askedAgent)
       .maybeSingle();
     agent = (asked as (LovyAgent & { id: string }) | null) ?? undefined;
@@ -115,14 +116,7 @@ export async function handler(req: Request): Promise<Response> {
   if (!agent) return json({ error: 'No AI agent available', code: 'NO_AGENT' }, 404);
   if (typeof conversationId === 'string' && !conversation)
     return json({ error: 'That conversation was not found.', code: 'NOT_FOUND' }, 404);
-  const me: LovyMember = {
-    name: (profile?.['name'] as string | null) ?? null,
-    bio: (profile?.['bio'] as string | null) ?? null,
-    interests: asStringList(profile?.['interests']),
-    photoCount: asStringList(profile?.['photos']).length,
-    career: (profile?.['career'] as string | null) ?? null,
-    relationshipGoals: (profile?.['relationship_goals'] as string | null) ?? null,
-  };
+  const me = toLovyMember(profile);
 
   const useModel = isModelConfigured();
   const model = findModelName();

@@ -8,17 +8,17 @@
 //
 // Body: {conversation_id}. Answers {draft: {content, source}} (201), or {drafted: false, code} (200) when there
 // is nothing to draft, or a refusal {error, code} with a 4xx.
-import { asStringList, findConversation } from '../_shared/ai-context.ts';
+import {
+  AGENT_COLUMNS_FOR_MODEL,
+  findConversation,
+  MEMBER_COLUMNS_FOR_MODEL,
+  toLovyMember,
+} from '../_shared/ai-context.ts';
 import { findErrorType, findModelName, isModelConfigured, streamFromModel } from '../_shared/ai-model.ts';
 import { draftReplyAsCoach } from '../_shared/coach.ts';
 import { findBearerToken, findJsonObject, json, preflight } from '../_shared/http.ts';
 import { findLovyError } from '../_shared/lovy-errors.ts';
-import {
-  buildLovyMessages,
-  buildReplyDraftQuestion,
-  type LovyAgent,
-  type LovyMember,
-} from '../_shared/lovy-prompt.ts';
+import { buildLovyMessages, buildReplyDraftQuestion, type LovyAgent } from '../_shared/lovy-prompt.ts';
 import { serveWhenDeno } from '../_shared/serve.ts';
 import { createCallerClient, createServiceClient, findCaller } from '../_shared/supabase.ts';
 
@@ -69,29 +69,14 @@ export async function handler(req: Request): Promise<Response> {
   // Read as the member: row-level security decides, as in their app.
   const member = createCallerClient(token);
   const [{ data: agent }, { data: profile }, conversation, turnedDown] = await Promise.all([
-    member
-      .from('ai_agents')
-      .select('name, description, communication_style, humor_style, system_prompt')
-      .eq('id', claim.agent_id)
-      .maybeSingle(),
-    member
-      .from('profiles')
-      .select('name, bio, interests, photos, career, relationship_goals')
-      .eq('id', caller.id)
-      .maybeSingle(),
+    member.from('ai_agents').select(AGENT_COLUMNS_FOR_MODEL).eq('id', claim.agent_id).maybeSingle(),
+    member.from('profiles').select(MEMBER_COLUMNS_FOR_MODEL).eq('id', caller.id).maybeSingle(),
     findConversation(member, caller.id, conversationId),
     findTurnedDownDrafts(member, caller.id),
   ]);
   if (!agent || !conversation)
     return json({ error: 'That conversation was not found.', code: 'NOT_FOUND' }, 404);
-  const me: LovyMember = {
-    name: (profile?.['name'] as string | null) ?? null,
-    bio: (profile?.['bio'] as string | null) ?? null,
-    interests: asStringList(profile?.['interests']),
-    photoCount: asStringList(profile?.['photos']).length,
-    career: (profile?.['career'] as string | null) ?? null,
-    relationshipGoals: (profile?.['relationship_goals'] as string | null) ?? null,
-  };
+  const me = toLovyMember(profile);
 
   const startedAt = Date.now();
   let content = '';
