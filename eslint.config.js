@@ -3,6 +3,25 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** The modules one feature may import from another (src/features/README.md says what each offers). */
+const FEATURE_SURFACES = [
+  'accounts/auth-actions\\.ts',
+  'accounts/use-account-status\\.ts',
+  'agents/wingman-thread-help\\.tsx',
+  'calls/call-buttons\\.tsx',
+  'games/game-thread-parts\\.tsx',
+  'likes/like-limit-prompt\\.tsx',
+  'likes/likes-queries\\.ts',
+  'lovy/lovy-api\\.ts',
+  'messages/messages-data\\.ts',
+  'notifications/notifications-data\\.ts',
+  'notifications/unread-store\\.ts',
+  'profile/member-photo\\.tsx',
+  'profile/profile-rules\\.ts',
+  'reports/report-api\\.ts',
+  'reports/report-dialog\\.tsx',
+];
+
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', '.data', 'coverage', 'test-results', 'playwright-report', 'dev-dist'] },
   js.configs.recommended,
@@ -45,6 +64,25 @@ export default tseslint.config(
               regex: '(^|/)(app|features)/',
               message:
                 'A lower layer (domain, ui, data, session) never imports the shell (app) or a feature.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Features never reach into each other's internals: another feature's module is imported only when it
+    // is one of that feature's public surfaces (listed in src/features/README.md; add one there on purpose).
+    files: ['src/features/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^\\.\\./(?!(${FEATURE_SURFACES.join('|')})$)[a-z-]+/`,
+              message:
+                'Import another feature only through its public surfaces (src/features/README.md), not its internals.',
             },
           ],
         },
