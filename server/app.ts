@@ -6,6 +6,7 @@ import type { AppContext } from './context.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerAppServing } from './http/serve-app.ts';
+import { createMailer } from './mail/mailer.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -25,7 +26,7 @@ export function redactQuery(url: string): string {
 export type AppParts = Array<(app: FastifyInstance, ctx: AppContext) => Promise<void>>;
 
 export async function buildApp(
-  ctx: Omit<AppContext, 'log'>,
+  ctx: Omit<AppContext, 'log' | 'mailer'>,
   parts: AppParts,
   options: BuildAppOptions = {},
 ): Promise<{ app: FastifyInstance; ctx: AppContext }> {
@@ -44,7 +45,11 @@ export async function buildApp(
     trustProxy: ctx.config.trustedProxies.length > 0 ? ctx.config.trustedProxies : false,
     bodyLimit: 1024 * 1024,
   });
-  const full: AppContext = { ...ctx, log: app.log };
+  const withLog = { ...ctx, log: app.log };
+  const full: AppContext = { ...withLog, mailer: createMailer(withLog) };
+  app.addHook('onClose', async () => {
+    await full.mailer.close();
+  });
   registerSecurityHeaders(app, ctx.config.backendOrigins);
   registerNulGuard(app);
 

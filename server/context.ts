@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { JwtClaims, Keys } from './auth/keys.ts';
 import type { ClusterBus } from './cluster/cluster-bus.ts';
+import type { Mailer } from './mail/mailer.ts';
 
 /** Events parts of the server tell each other about (e.g. realtime closes sockets of ended sessions). */
 export interface ServerEvents {
@@ -33,6 +34,8 @@ export interface AppContext {
   events: ServerEventBus;
   /** The other server processes on the same PostgreSQL (a bus that sends nothing when alone). */
   bus: ClusterBus;
+  /** The mail queue every part sends through (built once per server by buildApp, closed with it). */
+  mailer: Mailer;
   /**
    * Verifies an access token or API key and that its session is still live; throws when not.
    * The auth part replaces the signature-only default with one that also checks the session.

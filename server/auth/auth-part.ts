@@ -4,7 +4,6 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TokenCheckUnavailableError, type AppContext } from '../context.ts';
 import { isDatabaseError } from '../db/database.ts';
-import { getMailer } from '../mail/mail-part.ts';
 import { buildConfirmSignupMail, buildResetPasswordMail } from '../mail/templates.ts';
 import {
   AuthHttpError,
@@ -74,7 +73,7 @@ function getApiKey(req: FastifyRequest): string | undefined {
 export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { config, db, keys } = ctx;
   const sessions = new SessionStore(ctx);
-  const mailer = getMailer(ctx);
+  const { mailer } = ctx;
   const recordSecurityEvent = createSecurityEventRecorder(ctx);
   const limiter = createRateLimiter({
     max: config.AUTH_RATE_LIMIT_MAX,

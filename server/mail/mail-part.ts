@@ -1,21 +1,8 @@
-// The mail part: one Mailer per server (shared through getMailer), its shutdown, and the /_outbox pages
+// The mail part: the /_outbox pages over the server's mailer (ctx.mailer, built and closed by buildApp)
 // (for clients on this machine, or with the operator's token).
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { createMailer, type Mailer } from './mailer.ts';
-
-const mailers = new WeakMap<object, Mailer>();
-
-/** The server's mailer; made on first use. */
-export function getMailer(ctx: Pick<AppContext, 'config' | 'db' | 'log'>): Mailer {
-  let m = mailers.get(ctx);
-  if (!m) {
-    m = createMailer(ctx);
-    mailers.set(ctx, m);
-  }
-  return m;
-}
 
 interface OutboxRow {
   id: string;
@@ -63,10 +50,6 @@ function mayReadOutbox(req: FastifyRequest, token: string | undefined): boolean 
 }
 
 export async function registerMail(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const mailer = getMailer(ctx);
-  app.addHook('onClose', async () => {
-    await mailer.close();
-  });
   // The outbox shows every mail with its live links (a password reset is an account): only for development
   // and demo instances on this machine (decision 0053).
   if (!ctx.config.outbox) return;
