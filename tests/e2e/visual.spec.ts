@@ -44,7 +44,20 @@ async function useTheme(page: Page, theme: string) {
     localStorage.setItem('heartsync.theme', t);
     localStorage.removeItem('heartsync.darkMode');
     localStorage.setItem('heartsync.lovyWelcomeShown', '2026-01-01T00:00:00.000Z');
+    // The replica on window, to wait for its sync connection (a page connecting is not the page at rest).
+    localStorage.setItem('heartsync.exposeReplica', '1');
   }, theme);
+}
+
+/** Waits until the member's replica is connected to the sync service: the screen as it is at rest. */
+async function waitForSync(page: Page) {
+  await page.waitForFunction(
+    () =>
+      (window as unknown as { heartsyncReplica?: { currentStatus?: { connected?: boolean } } })
+        .heartsyncReplica?.currentStatus?.connected === true,
+    undefined,
+    { timeout: 30_000 },
+  );
 }
 
 async function snap(page: Page, name: string) {
@@ -167,16 +180,19 @@ test('member screens in every theme at both sizes', async ({ browser, request, b
       await page.goto('/find-matches');
       expect(await settledCard(page)).toBe(people['Kari']);
       await expect(deckCard(page).getByRole('img').first()).toHaveJSProperty('complete', true);
+      await waitForSync(page);
       await snap(page, `discover-${theme}-${size.width}`);
 
       await page.goto(`/messages?c=${conversation!.id}`);
       await expect(
         page.getByRole('list', { name: 'Messages' }).getByText('Esja on Saturday, if the weather holds?'),
       ).toBeVisible({ timeout: 30_000 });
+      await waitForSync(page);
       await snap(page, `thread-${theme}-${size.width}`);
 
       await page.goto('/profile');
       await expect(page.getByLabel('Name')).toHaveValue('Mia Example', { timeout: 30_000 });
+      await waitForSync(page);
       await snap(page, `profile-${theme}-${size.width}`);
     }
   }

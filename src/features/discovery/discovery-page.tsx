@@ -3,6 +3,7 @@ import { Heart, RotateCcw, X } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useAuth } from '../../session/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
+import { useOfflineNotice } from '../../ui/use-offline-notice.ts';
 import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
 import { getInteractionId } from '../../domain/ids.ts';
 import { getLabel } from '../../domain/labels.ts';
@@ -257,32 +258,6 @@ function Card({ row }: { row: DeckRow }) {
       </div>
     </article>
   );
-}
-
-/**
- * Whether to say the deck works offline: at once when the browser has no network, else only once the sync
- * connection has been down a few seconds (every page load connects anew; that moment is not "offline").
- */
-function useOfflineNotice(connected: boolean): boolean {
-  const [notice, setNotice] = useState(false);
-  useEffect(() => {
-    if (connected) {
-      setNotice(false);
-      return;
-    }
-    if (!navigator.onLine) {
-      setNotice(true);
-      return;
-    }
-    const t = setTimeout(() => setNotice(true), 3_000);
-    const now = () => setNotice(true);
-    window.addEventListener('offline', now);
-    return () => {
-      clearTimeout(t);
-      window.removeEventListener('offline', now);
-    };
-  }, [connected]);
-  return notice;
 }
 
 export default function DiscoveryPage() {

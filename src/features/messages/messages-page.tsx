@@ -36,6 +36,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { useDismiss } from '../../ui/use-dismiss.ts';
+import { useOfflineNotice } from '../../ui/use-offline-notice.ts';
 import {
   findClosedReason,
   findImageMeta,
@@ -747,6 +748,7 @@ export default function MessagesPage() {
   const me = user?.id ?? '';
   const { data: conversations, isLoading } = useConversations(me);
   const status = useStatus();
+  const offline = useOfflineNotice(status.connected);
   const [params, setParams] = useSearchParams();
   const selectedId = params.get('c') ?? undefined;
   const selected = conversations.find((c) => c.id === selectedId);
@@ -755,7 +757,7 @@ export default function MessagesPage() {
     <main id="main" className="mx-auto flex max-w-6xl flex-col gap-4 p-4">
       <div className="flex items-center justify-between">
         <h1 className="text-3xl font-bold">Messages</h1>
-        {!status.connected && (
+        {offline && (
           <span role="status" className="text-sm text-muted">
             Offline: messages are sent when you are back online.
           </span>
