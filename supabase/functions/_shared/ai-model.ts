@@ -15,20 +15,24 @@ export function findModelName(): string {
   return findEnv('OPENAI_MODEL') || 'gpt-4o-mini';
 }
 
-/** Streams the model's reply through `onText`; returns the token counts when the server reports them. */
-export async function streamFromModel(
-  messages: ReturnType<typeof buildLovyMessages>,
-  model: string,
-  onText: (text: string) => void,
-): Promise<{ prompt?: number; completion?: number }> {
-  const client = new OpenAI({
+/** The configured model server's client (chat and speech): no retries, 30 s at most. */
+export function createModelClient(): OpenAI {
+  return new OpenAI({
     // Local servers (Ollama, llama.cpp) need no key; the package insists on one.
     apiKey: findEnv('OPENAI_API_KEY') || 'no-key',
     ...(findEnv('OPENAI_BASE_URL') ? { baseURL: findEnv('OPENAI_BASE_URL') } : {}),
     maxRetries: 0,
     timeout: 30_000,
   });
-  const completion = await client.chat.completions.create({
+}
+
+/** Streams the model's reply through `onText`; returns the token counts when the server reports them. */
+export async function streamFromModel(
+  messages: ReturnType<typeof buildLovyMessages>,
+  model: string,
+  onText: (text: string) => void,
+): Promise<{ prompt?: number; completion?: number }> {
+  const completion = await createModelClient().chat.completions.create({
     model,
     messages,
     temperature: LOVY_TEMPERATURE,

@@ -6,8 +6,7 @@
 // Body: {answer_id, voice?, speed?}. Answers the audio (`audio/mpeg`); 400 bad input, 401 without a session,
 // 404 not the member's answer, 429 past the limit, 502 {code} when the speech server failed, 503 {code:
 // 'NOT_CONFIGURED'} when no speech model is set (the app then speaks itself).
-import OpenAI from 'openai';
-import { findErrorType, isModelConfigured } from '../_shared/ai-model.ts';
+import { createModelClient, findErrorType, isModelConfigured } from '../_shared/ai-model.ts';
 import { findEnv } from '../_shared/env.ts';
 import { corsHeaders, findBearerToken, findJsonObject, json, preflight } from '../_shared/http.ts';
 import { findLovyError } from '../_shared/lovy-errors.ts';
@@ -66,14 +65,7 @@ export async function handler(req: Request): Promise<Response> {
       })
       .eq('id', claim.usage_id);
   try {
-    const client = new OpenAI({
-      // Local servers need no key; the package insists on one.
-      apiKey: findEnv('OPENAI_API_KEY') || 'no-key',
-      ...(findEnv('OPENAI_BASE_URL') ? { baseURL: findEnv('OPENAI_BASE_URL') } : {}),
-      maxRetries: 0,
-      timeout: 30_000,
-    });
-    const speech = await client.audio.speech.create({
+    const speech = await createModelClient().audio.speech.create({
       model,
       voice,
       input: claim.content.slice(0, 4096),
