@@ -105,6 +105,19 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * A workbox plugin: while offline (public/sw-network.js) a route's network fetch is refused before it
+ * starts, so NetworkFirst answers from its cache and CacheFirst fails as with no network, and nothing
+ * leaves the device. Serialized into the worker by workbox-build: self-contained, no outside references.
+ */
+const NO_FETCH_WHILE_OFFLINE = {
+  requestWillFetch: async ({ request }: { request: Request }) => {
+    const sw = globalThis as unknown as { heartsyncOffline?: boolean; navigator?: { onLine?: boolean } };
+    if (sw.heartsyncOffline === true || sw.navigator?.onLine === false) throw new Error('offline');
+    return request;
+  },
+};
+
 export default defineConfig({
   plugins: [
     react(),
@@ -166,6 +179,8 @@ export default defineConfig({
           /^\/app-config\.json/,
         ],
         cleanupOutdatedCaches: true,
+        // Offline means no request (issue 21): the worker learns the network's state from the pages.
+        importScripts: ['sw-network.js'],
         runtimeCaching: [
           {
             // The asyncify wa-sqlite WASM, for the IndexedDB VFS; its name changes with its content.
@@ -187,6 +202,7 @@ export default defineConfig({
               cacheName: 'heartsync-app-config',
               networkTimeoutSeconds: 3,
               cacheableResponse: { statuses: [200] },
+              plugins: [NO_FETCH_WHILE_OFFLINE],
             },
           },
           {
@@ -205,6 +221,7 @@ export default defineConfig({
               // the cache only holds photos this member was allowed to fetch, and is deleted at sign-out.
               // Serialized into the worker by workbox-build: self-contained, no outside references.
               plugins: [
+                NO_FETCH_WHILE_OFFLINE,
                 {
                   cacheKeyWillBeUsed: async ({ request }) => {
                     const url = new URL(request.url);

@@ -9,7 +9,12 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'supabase/functions/**/*.test.ts'],
+          include: [
+            'src/**/*.test.{ts,tsx}',
+            'server/**/*.test.ts',
+            'supabase/functions/**/*.test.ts',
+            'tests/e2e/**/*.test.ts',
+          ],
           environment: 'node',
         },
       },

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
+import { createAuthServices } from './auth/auth-services.ts';
+import { createTokenVerifier } from './auth/verify-token.ts';
+import { registerAppConfig } from './http/app-config.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerAppServing } from './http/serve-app.ts';
@@ -26,7 +29,7 @@ export function redactQuery(url: string): string {
 export type AppParts = Array<(app: FastifyInstance, ctx: AppContext) => Promise<void>>;
 
 export async function buildApp(
-  ctx: Omit<AppContext, 'log' | 'mailer'>,
+  ctx: Omit<AppContext, 'log' | 'mailer' | 'auth' | 'verifyToken'>,
   parts: AppParts,
   options: BuildAppOptions = {},
 ): Promise<{ app: FastifyInstance; ctx: AppContext }> {
@@ -45,13 +48,21 @@ export async function buildApp(
     trustProxy: ctx.config.trustedProxies.length > 0 ? ctx.config.trustedProxies : false,
     bodyLimit: 1024 * 1024,
   });
+  // The services every part shares are built here, once, before any part: no part replaces another's.
   const withLog = { ...ctx, log: app.log };
-  const full: AppContext = { ...withLog, mailer: createMailer(withLog) };
+  const auth = createAuthServices(withLog);
+  const full: AppContext = {
+    ...withLog,
+    mailer: createMailer(withLog),
+    auth,
+    verifyToken: createTokenVerifier(ctx.keys, auth.sessions),
+  };
   app.addHook('onClose', async () => {
     await full.mailer.close();
   });
   registerSecurityHeaders(app, ctx.config.backendOrigins);
   registerNulGuard(app);
+  registerAppConfig(app, full);
 
   app.get('/health', async (_req, reply) => {
     const started = performance.now();

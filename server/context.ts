@@ -6,6 +6,7 @@ import type { Database } from './db/database.ts';
 import type { JwtClaims, Keys } from './auth/keys.ts';
 import type { ClusterBus } from './cluster/cluster-bus.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { AuthServices } from './auth/auth-services.ts';
 
 /** Events parts of the server tell each other about (e.g. realtime closes sockets of ended sessions). */
 export interface ServerEvents {
@@ -36,9 +37,11 @@ export interface AppContext {
   bus: ClusterBus;
   /** The mail queue every part sends through (built once per server by buildApp, closed with it). */
   mailer: Mailer;
+  /** Auth's services other parts use too (sessions, sign-in limiter, security log, password re-check). */
+  auth: AuthServices;
   /**
-   * Verifies an access token or API key and that its session is still live; throws when not.
-   * The auth part replaces the signature-only default with one that also checks the session.
+   * Verifies an access token or API key and that its session is still live; throws when not
+   * (auth/verify-token.ts, built by buildApp on `auth.sessions`).
    */
   verifyToken(token: string): Promise<JwtClaims>;
 }

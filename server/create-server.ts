@@ -32,11 +32,7 @@ export async function createServer(
     const bus = await connectProcesses(db, events, { warn: (m) => console.warn(m) });
     let built;
     try {
-      built = await buildApp(
-        { config, db, keys, events, bus, verifyToken: (t) => keys.verify(t) },
-        defaultParts,
-        options,
-      );
+      built = await buildApp({ config, db, keys, events, bus }, defaultParts, options);
     } catch (e) {
       await bus.close().catch(() => {});
       throw e;

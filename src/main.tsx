@@ -5,12 +5,15 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, preloadMemberRoute } from './app/app.tsx';
 import { readCookieConsent } from './app/cookie-banner.tsx';
 import { startMemberAreaEarly } from './app/early-start.ts';
+import { startTellingServiceWorker } from './data/network.ts';
 import { canAdoptPrerenderedLanding, PRERENDERED_ATTRIBUTE } from './features/landing/prerendered.ts';
 import { applyTheme, readThemeChoice } from './ui/themes.ts';
 import './styles.css';
 
 const choice = readThemeChoice();
 applyTheme(choice.theme, choice.dark);
+// The service worker fetches nothing while the device is offline (issue 21).
+startTellingServiceWorker();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('missing #root');

@@ -174,7 +174,13 @@ async function main() {
     console.log(
       `HeartSync landing: performance ${landing.performance}, LCP ${Math.round(landing.lcpMs)} ms, CLS ${landing.cls.toFixed(3)}, TBT ${Math.round(landing.tbtMs)} ms, initial JS ${kb(landingJs)} kB gzip`,
     );
-    console.log(`goals: performance >= 95, LCP <= 2500 ms, CLS <= 0.1, initial JS <= 170 kB gzip`);
+    // Issue 21 raised the goals once the first ones were met.
+    const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+    console.log(
+      `goals (issue 21): performance >= 98 ${met(landing.performance >= 98)}, LCP <= 1.2x blank ` +
+        `${met(landing.lcpMs <= 1.2 * base.lcpMs)}, CLS <= 0.1 ${met(landing.cls <= 0.1)}, initial JS <= 100 kB gzip ` +
+        `${met(landingJs <= 100 * 1024)}`,
+    );
     console.log(
       `landing/blank: performance ${(landing.performance / base.performance).toFixed(2)}x, LCP ${(landing.lcpMs / base.lcpMs).toFixed(2)}x, initial JS ${(landingJs / blankJs).toFixed(2)}x (${kb(landingJs)} vs ${kb(blankJs)} kB gzip)`,
     );

@@ -1,3 +1,4 @@
+-- platform-sql: before migrations
 -- The self-contained auth service's own tables (sessions, refresh tokens, one-time mail-link tokens)
 -- and the mail queue/outbox. Idempotent: applied at every boot before the migrations. Never applied on
 -- Supabase, whose GoTrue keeps its own. No API role is granted anything here: only the server reads them.

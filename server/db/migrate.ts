@@ -1,5 +1,6 @@
-// Applies the platform bootstrap, supabase/migrations/*.sql in name order, then platform SQL that
-// needs the app's tables (sync change capture). Each migration is applied once and recorded.
+// Applies the platform SQL (bootstrap, then each part's own tables), supabase/migrations/*.sql in name order,
+// then platform SQL that needs the app's tables (sync change capture). Each migration is applied once and
+// recorded; platform SQL is idempotent and runs at every boot.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,13 +10,37 @@ import type { Database } from './database.ts';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const MIGRATIONS_DIR = path.join(root, 'supabase/migrations');
 
-/** Platform SQL files, each idempotent and re-applied at every boot. `before` run before migrations. */
-const PLATFORM_BEFORE = ['server/db/bootstrap.sql', 'server/auth/schema.sql', 'server/storage/schema.sql'];
-const PLATFORM_AFTER = ['server/sync/schema.sql'];
+/**
+ * Platform SQL: the tables of the self-contained server's own parts, idempotent, re-applied at every boot and
+ * never applied on Supabase. bootstrap.sql (what Supabase provides) comes first; then each part that has
+ * tables of its own declares them in server/<part>/schema.sql, whose first line says when it runs
+ * ("-- platform-sql: before migrations" or "after migrations"), parts in name order. No list to keep here.
+ */
+export interface PlatformSql {
+  /** Path from the repository root, e.g. server/auth/schema.sql. */
+  rel: string;
+  stage: 'before' | 'after';
+  sql: string;
+}
 
-function readIfExists(rel: string): string | undefined {
-  const p = path.join(root, rel);
-  return fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : undefined;
+const STAGE_LINE = /^-- platform-sql: (before|after) migrations\r?\n/;
+
+export function listPlatformSql(): PlatformSql[] {
+  const bootstrap = 'server/db/bootstrap.sql';
+  const found: PlatformSql[] = [
+    { rel: bootstrap, stage: 'before', sql: fs.readFileSync(path.join(root, bootstrap), 'utf8') },
+  ];
+  const serverDir = path.join(root, 'server');
+  for (const part of fs.readdirSync(serverDir).sort()) {
+    const file = path.join(serverDir, part, 'schema.sql');
+    if (!fs.existsSync(file)) continue;
+    const sql = fs.readFileSync(file, 'utf8');
+    const stage = STAGE_LINE.exec(sql)?.[1];
+    if (stage !== 'before' && stage !== 'after')
+      throw new Error(`server/${part}/schema.sql must begin with "-- platform-sql: before|after migrations"`);
+    found.push({ rel: `server/${part}/schema.sql`, stage, sql });
+  }
+  return found;
 }
 
 export function listMigrations(dir = MIGRATIONS_DIR): { name: string; sql: string }[] {
@@ -49,10 +74,8 @@ export async function migrate(
 
 async function migrateNow(db: Database, options: { log?: (msg: string) => void }): Promise<MigrateResult> {
   const log = options.log ?? (() => {});
-  for (const rel of PLATFORM_BEFORE) {
-    const sql = readIfExists(rel);
-    if (sql) await db.exec(sql);
-  }
+  const platform = listPlatformSql();
+  for (const p of platform) if (p.stage === 'before') await db.exec(p.sql);
   await db.exec(`create schema if not exists heartsync_meta;
     create table if not exists heartsync_meta.migrations (
       name text primary key, checksum text not null, applied_at timestamptz not null default now());`);
@@ -81,9 +104,6 @@ async function migrateNow(db: Database, options: { log?: (msg: string) => void }
     applied.push(m.name);
     log(`applied migration ${m.name}`);
   }
-  for (const rel of PLATFORM_AFTER) {
-    const sql = readIfExists(rel);
-    if (sql) await db.exec(sql);
-  }
+  for (const p of platform) if (p.stage === 'after') await db.exec(p.sql);
   return { applied };
 }

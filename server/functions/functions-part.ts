@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { readBearer, resolveCaller } from '../caller/caller.ts';
-import { findPasswordChecker, type PasswordCheckResult } from '../auth/password-check.ts';
+import type { PasswordCheckResult } from '../auth/password-check.ts';
 import { readFunctionSettings } from './function-settings.ts';
 
 export type FunctionHandler = (req: Request) => Response | Promise<Response>;
@@ -149,13 +149,9 @@ export function createFunctionsPart(options: FunctionsOptions = {}) {
         timer = setTimeout(() => resolve('timeout'), options.timeoutMs ?? HANDLER_TIMEOUT_MS);
       });
       try {
-        const checker = findPasswordChecker(ctx);
         const clientIp = req.ip;
         const hostAuth: FunctionHostAuth = {
-          checkPassword: async (userId, password) => {
-            if (!checker) throw new Error('the auth part is not registered');
-            return checker(userId, password, clientIp);
-          },
+          checkPassword: (userId, password) => ctx.auth.checkPassword(userId, password, clientIp),
         };
         const outcome = await Promise.race([
           envStore.run(getEnv(), async () => authStore.run(hostAuth, async () => handler(request))),

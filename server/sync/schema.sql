@@ -1,3 +1,4 @@
+-- platform-sql: after migrations
 -- Change capture and bucket storage of the self-contained sync service (server/sync). Not a migration:
 -- applied after the migrations at every boot, so every statement is idempotent. Never applied on Supabase
 -- (the hosted PowerSync Service replicates from the WAL instead).

@@ -1,28 +1,18 @@
 // The app shell: providers, the security wrapper, the full-screen loading rule and the routes table of spec §2.
-import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useParams } from 'react-router-dom';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { BrowserRouter, Route, Routes, useParams } from 'react-router-dom';
 import LandingPage from '../features/landing/landing-page.tsx';
 import { PublicLayout } from '../features/landing/public-layout.tsx';
-import {
-  ArticlePlaceholderPage,
-  MemberPlaceholderPage,
-  PLACEHOLDERS,
-} from '../features/member-placeholders/member-placeholder-page.tsx';
 import { ThemeProvider } from '../ui/theme-context.tsx';
-import { Toaster } from '../ui/toaster.tsx';
-import { UpdatePrompt } from '../ui/update-prompt.tsx';
 import { AuthProvider, registerSignOutCleanup, useAuth } from '../session/auth-context.tsx';
 import { CookieBanner } from './cookie-banner.tsx';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import { HomeRedirect, RequireAuth } from './guards.tsx';
 import { FullScreenLoading, PageLoading } from '../ui/loading-screen.tsx';
-import { MEMBER_LAYOUT_PARTS, MemberLayout } from './member-layout.tsx';
+import { useOnline } from '../data/network.ts';
+import { MEMBER_LAYOUT_PARTS } from './member-layout-parts.ts';
 import { preloadableLazy } from './preloadable-lazy.ts';
-import { createQueryClient } from './query-client.ts';
 import { SecurityWrapper } from './security-wrapper.tsx';
-import { usePresence } from '../session/use-presence.ts';
-import { useSessionRules } from '../session/use-session-rules.ts';
 
 const LoginPage = lazy(() => import('../features/accounts/login-page.tsx'));
 const SignupPage = lazy(() => import('../features/accounts/signup-page.tsx'));
@@ -57,11 +47,35 @@ const AgentSettingsPage = MEMBER_PAGES['/agent-settings'].Component;
 const GamePortalPage = MEMBER_PAGES['/games'].Component;
 const GamePage = lazy(() => import('../features/games/game-page.tsx'));
 
+// The member area's shell (sidebar, tab bar, banners, Lovy's launcher) and the rules of a signed-in session
+// (presence, idle timeout) load apart from the entry script: a visitor on the landing never runs them, and a
+// returning member's copy starts loading from the entry script (preloadMemberRoute) (issue 21: the landing's
+// initial JavaScript).
+const memberLayout = preloadableLazy(() =>
+  import('./member-layout.tsx').then((m) => ({ default: m.MemberLayout })),
+);
+const MemberLayout = memberLayout.Component;
+const queryScope = preloadableLazy(() => import('./query-scope.tsx'));
+const QueryScope = queryScope.Component;
+// Shown only after the first render (nothing of theirs is in the pre-rendered landing), so their code loads
+// after the page's.
+const Toaster = lazy(() => import('../ui/toaster.tsx').then((m) => ({ default: m.Toaster })));
+const UpdatePrompt = lazy(() => import('../ui/update-prompt.tsx').then((m) => ({ default: m.UpdatePrompt })));
+const signedInRules = preloadableLazy(() => import('./signed-in-rules.tsx'));
+const SignedInRules = signedInRules.Component;
+const placeholders = () => import('../features/member-placeholders/member-placeholder-page.tsx');
+const ArticlePlaceholderPage = lazy(() =>
+  placeholders().then((m) => ({ default: m.ArticlePlaceholderPage })),
+);
+const PlaceholderRoute = lazy(() => placeholders().then((m) => ({ default: m.PlaceholderRoute })));
+
 /** Starts loading the member layout's parts and the page at `pathname` (a member route), without waiting. */
 export function preloadMemberRoute(pathname: string): void {
   const page = MEMBER_PAGES[pathname.replace(/\/+$/, '') as keyof typeof MEMBER_PAGES] as
     { preload: () => Promise<unknown> } | undefined;
-  for (const load of [page?.preload, ...MEMBER_LAYOUT_PARTS]) void load?.().catch(() => undefined);
+  void signedInRules.preload().catch(() => undefined);
+  for (const load of [page?.preload, queryScope.preload, memberLayout.preload, ...MEMBER_LAYOUT_PARTS])
+    void load?.().catch(() => undefined);
 }
 
 const product = () => import('../features/public-pages/product-pages.tsx');
@@ -110,11 +124,14 @@ function AuthGate({ children }: { children: ReactNode }) {
  * Presence and the session rules (120-minute idle timeout, 60 s validity check) for whoever is signed in,
  * on every page: a member reading /help or the landing is still signed in and must not escape them.
  */
-function SignedInRules() {
+function SignedInRulesWhenSignedIn() {
   const { user } = useAuth();
-  usePresence(user?.id);
-  useSessionRules(!!user);
-  return null;
+  if (!user) return null;
+  return (
+    <Suspense fallback={null}>
+      <SignedInRules userId={user.id} />
+    </Suspense>
+  );
 }
 
 /**
@@ -140,8 +157,7 @@ function Guarded() {
 }
 
 function placeholder(path: string) {
-  const info = PLACEHOLDERS[path];
-  return info ? <MemberPlaceholderPage info={info} /> : <Navigate to="/" replace />;
+  return <PlaceholderRoute path={path} />;
 }
 
 export function AppRoutes() {
@@ -150,49 +166,53 @@ export function AppRoutes() {
       <Routes>
         <Route element={<PublicLayout />}>
           <Route index element={<LandingPage />} />
-          <Route path="ai-features" element={<AiFeaturesPage />} />
-          <Route path="how-it-works" element={<HowItWorksPage />} />
-          <Route path="success-stories" element={<SuccessStoriesPage />} />
-          <Route path="compare-apps" element={<CompareAppsPage />} />
-          <Route path="contact" element={<ContactPage />} />
-          <Route path="terms" element={<TermsPage />} />
-          <Route path="privacy" element={<PrivacyPage />} />
-          <Route path="cookies" element={<CookiesPage />} />
-          <Route path="*" element={<NotFoundPage />} />
+          <Route element={<QueryScope />}>
+            <Route path="ai-features" element={<AiFeaturesPage />} />
+            <Route path="how-it-works" element={<HowItWorksPage />} />
+            <Route path="success-stories" element={<SuccessStoriesPage />} />
+            <Route path="compare-apps" element={<CompareAppsPage />} />
+            <Route path="contact" element={<ContactPage />} />
+            <Route path="terms" element={<TermsPage />} />
+            <Route path="privacy" element={<PrivacyPage />} />
+            <Route path="cookies" element={<CookiesPage />} />
+            <Route path="*" element={<NotFoundPage />} />
+          </Route>
         </Route>
-        <Route element={<MemberOrPublicLayout />}>
-          <Route path="community" element={<CommunityPage />} />
-          <Route path="safety-center" element={<SafetyCenterPage />} />
-          <Route path="help" element={<HelpPage />} />
-          <Route path="pricing" element={<PricingPage />} />
-          <Route path="manage-subscription" element={<ManageSubscriptionRoute />} />
-        </Route>
-        <Route path="login" element={<LoginPage />} />
-        <Route path="signup" element={<SignupPage />} />
-        <Route path="forgot-password" element={<ForgotPasswordPage />} />
-        <Route path="reset-password" element={<ResetPasswordPage />} />
-        <Route path="auth/callback" element={<AuthCallbackPage />} />
-        <Route path="email-confirmation-pending" element={<EmailConfirmationPendingPage />} />
-        <Route path="home" element={<HomeRedirect />} />
-        <Route element={<Guarded />}>
-          <Route path="account" element={<AccountPage />} />
-          <Route path="messages" element={<MessagesPage />} />
-          <Route path="notifications" element={<NotificationsPage />} />
-          <Route path="dashboard" element={<DashboardPage />} />
-          <Route path="articles/:slug" element={<ArticleRoute />} />
-          <Route path="find-matches" element={<DiscoveryPage />} />
-          <Route path="match-list" element={<MatchListPage />} />
-          <Route path="likes" element={<LikesPage />} />
-          <Route path="profile" element={<ProfilePage />} />
-          <Route path="agent-settings" element={<AgentSettingsPage />} />
-          <Route path="games" element={<GamePortalPage />} />
-          <Route path="games/:id" element={<GamePage />} />
-          <Route path="profile-builder" element={<ProfilePage builder />} />
-          <Route path="checkout" element={<CheckoutPage />} />
-          <Route path="payment-success" element={<PaymentSuccessPage />} />
-          {GUARDED_PLACEHOLDERS.map((p) => (
-            <Route key={p} path={p.slice(1)} element={placeholder(p)} />
-          ))}
+        <Route element={<QueryScope />}>
+          <Route element={<MemberOrPublicLayout />}>
+            <Route path="community" element={<CommunityPage />} />
+            <Route path="safety-center" element={<SafetyCenterPage />} />
+            <Route path="help" element={<HelpPage />} />
+            <Route path="pricing" element={<PricingPage />} />
+            <Route path="manage-subscription" element={<ManageSubscriptionRoute />} />
+          </Route>
+          <Route path="login" element={<LoginPage />} />
+          <Route path="signup" element={<SignupPage />} />
+          <Route path="forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="reset-password" element={<ResetPasswordPage />} />
+          <Route path="auth/callback" element={<AuthCallbackPage />} />
+          <Route path="email-confirmation-pending" element={<EmailConfirmationPendingPage />} />
+          <Route path="home" element={<HomeRedirect />} />
+          <Route element={<Guarded />}>
+            <Route path="account" element={<AccountPage />} />
+            <Route path="messages" element={<MessagesPage />} />
+            <Route path="notifications" element={<NotificationsPage />} />
+            <Route path="dashboard" element={<DashboardPage />} />
+            <Route path="articles/:slug" element={<ArticleRoute />} />
+            <Route path="find-matches" element={<DiscoveryPage />} />
+            <Route path="match-list" element={<MatchListPage />} />
+            <Route path="likes" element={<LikesPage />} />
+            <Route path="profile" element={<ProfilePage />} />
+            <Route path="agent-settings" element={<AgentSettingsPage />} />
+            <Route path="games" element={<GamePortalPage />} />
+            <Route path="games/:id" element={<GamePage />} />
+            <Route path="profile-builder" element={<ProfilePage builder />} />
+            <Route path="checkout" element={<CheckoutPage />} />
+            <Route path="payment-success" element={<PaymentSuccessPage />} />
+            {GUARDED_PLACEHOLDERS.map((p) => (
+              <Route key={p} path={p.slice(1)} element={placeholder(p)} />
+            ))}
+          </Route>
         </Route>
       </Routes>
     </Suspense>
@@ -200,14 +220,38 @@ export function AppRoutes() {
 }
 
 function Providers({ children, knownSignedOut }: { children: ReactNode; knownSignedOut: boolean }) {
-  const [queryClient] = useState(createQueryClient);
+  // React-query's client comes with the routes that use it (query-scope.tsx); fetched once the page is idle,
+  // so moving on from the landing does not wait for it.
+  useEffect(() => {
+    const preload = () => void queryScope.preload().catch(() => undefined);
+    if ('requestIdleCallback' in window) requestIdleCallback(preload, { timeout: 3000 });
+    else setTimeout(preload, 1000);
+  }, []);
   return (
-    <QueryClientProvider client={queryClient}>
-      <ThemeProvider>
-        <AuthProvider knownSignedOut={knownSignedOut}>{children}</AuthProvider>
-      </ThemeProvider>
-    </QueryClientProvider>
+    <ThemeProvider>
+      <AuthProvider knownSignedOut={knownSignedOut}>{children}</AuthProvider>
+    </ThemeProvider>
   );
+}
+
+/** Renders its children from the second render on, so hydrating the pre-rendered page never waits for them. */
+function AfterFirstRender({ children }: { children: ReactNode }) {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  return mounted ? <Suspense fallback={null}>{children}</Suspense> : null;
+}
+
+/**
+ * Renders its children once the device has been online in this page: registering the service worker asks
+ * the server for its script, and offline means no request (issue 21).
+ */
+function OnceOnline({ children }: { children: ReactNode }) {
+  const online = useOnline();
+  const [seen, setSeen] = useState(online);
+  useEffect(() => {
+    if (online) setSeen(true);
+  }, [online]);
+  return seen || online ? children : null;
 }
 
 export interface AppProps {
@@ -224,11 +268,15 @@ export function AppContent({ prerendered = false }: AppProps) {
     <SecurityWrapper prerendered={prerendered}>
       <Providers knownSignedOut={prerendered}>
         <AuthGate>
-          <SignedInRules />
+          <SignedInRulesWhenSignedIn />
           <AppRoutes />
         </AuthGate>
-        <Toaster />
-        <UpdatePrompt />
+        <AfterFirstRender>
+          <Toaster />
+          <OnceOnline>
+            <UpdatePrompt />
+          </OnceOnline>
+        </AfterFirstRender>
         <CookieBanner />
       </Providers>
     </SecurityWrapper>

@@ -10,32 +10,14 @@ import { MemberTabBar } from './member-tab-bar.tsx';
 import { ThemeMenu } from '../ui/theme-menu.tsx';
 import { LovyLauncher } from '../features/lovy/lovy-launcher.tsx';
 import { PageLoading } from '../ui/loading-screen.tsx';
-import { preloadableLazy } from './preloadable-lazy.ts';
 
-// The local replica (PowerSync, wa-sqlite) is heavy: loaded only once a member is inside.
-const replicaProvider = preloadableLazy(() =>
-  import('../data/replica.tsx').then((m) => ({ default: m.ReplicaProvider })),
-);
-// Opens the member's replica by itself so a new match pops up on every page (spec §2).
-const matchPopupHost = preloadableLazy(() => import('./match-popup-host.tsx'));
-// Delivery receipts, message notifications and sidebar unread counts; needs the replica, so loaded with it.
-const memberBackground = preloadableLazy(() => import('../features/messages/member-background.tsx'));
-// Incoming calls and the call in progress on every member page (issue 18); needs the replica.
-const callHost = preloadableLazy(() => import('../features/calls/call-host.tsx'));
-const CallHost = callHost.Component;
-// Lovy's panel reads its history from the replica; its code loads with it, not on the landing.
-const lovyPanel = preloadableLazy(() => import('../features/lovy/lovy-panel.tsx'));
-const LovyPanel = lovyPanel.Component;
-const ReplicaProvider = replicaProvider.Component;
-const MatchPopupHost = matchPopupHost.Component;
-const MemberBackground = memberBackground.Component;
-
-/** The layout's lazy parts, preloaded for a returning member from the entry script (app.tsx). */
-export const MEMBER_LAYOUT_PARTS: readonly (() => Promise<unknown>)[] = [
-  replicaProvider.preload,
-  matchPopupHost.preload,
-  memberBackground.preload,
-];
+import {
+  CallHost,
+  LovyPanel,
+  MatchPopupHost,
+  MemberBackground,
+  ReplicaProvider,
+} from './member-layout-parts.ts';
 
 const SIDEBAR_COOKIE = 'sidebar_state';
 const SIDEBAR_COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60;

@@ -1,52 +1,15 @@
-// Startup security checks of spec §8 ('Initializing security...'): response headers, inline code, page events. Nothing is blocked.
+// Startup security checks of spec §8 ('Initializing security...'): response headers and inline code
+// (security-checks.ts, loaded once the page runs), page events. Nothing is blocked.
 import { useEffect, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import { allowsAnalytics } from '../domain/cookie-consent.ts';
-import { getHeaderWarnings } from '../domain/security-headers.ts';
 import { readCookieConsent } from './cookie-banner.tsx';
 import { FullScreenLoading } from '../ui/loading-screen.tsx';
 import { flushSecurityEvents, logSecurityEvent, SECURITY_LOG_PATH } from '../session/security-log.ts';
-
-function scanInlineCode(): string[] {
-  const found: string[] = [];
-  document.querySelectorAll('script:not([src])').forEach(() => found.push('inline script'));
-  document.querySelectorAll('style').forEach((s) => {
-    // Vite's dev server injects styles; the built app links its CSS.
-    if (!s.dataset['viteDevId']) found.push('inline style');
-  });
-  document.querySelectorAll('*').forEach((el) => {
-    for (const attr of el.getAttributeNames())
-      if (/^on[a-z]+$/.test(attr)) found.push(`inline handler ${attr}`);
-  });
-  return found;
-}
+import { isOnline } from '../data/network.ts';
 
 /** The startup checks hold the first paint at most this long: a slow mobile network must not hold the app. */
 const STARTUP_CHECK_WAIT_MS = 1500;
-
-function isOffline(): boolean {
-  return typeof navigator !== 'undefined' && navigator.onLine === false;
-}
-
-async function runStartupChecks(): Promise<void> {
-  try {
-    // Offline there are no headers to read; the service worker's copy would only repeat the last ones.
-    if (isOffline()) throw new Error('offline');
-    const res = await fetch(window.location.href, { method: 'HEAD', cache: 'no-store' });
-    const warnings = getHeaderWarnings(res.headers);
-    if (warnings.length > 0) {
-      for (const w of warnings) console.warn(`[security] ${w}`);
-      logSecurityEvent('security_header_warnings', { warnings });
-    }
-  } catch {
-    console.warn('[security] Could not validate security headers');
-  }
-  const inline = scanInlineCode();
-  if (inline.length > 0) {
-    console.warn('[security] inline code found', inline);
-    logSecurityEvent('csp_violations_detected', { found: inline.slice(0, 20) });
-  }
-}
 
 export function SecurityWrapper({
   children,
@@ -57,13 +20,14 @@ export function SecurityWrapper({
 }) {
   // On the pre-rendered landing the page is already on screen: it stays while the checks run (they block nothing).
   // Offline (a reload with the network gone) the page shows at once: the checks cannot reach the server.
-  const [ready, setReady] = useState(() => prerendered || isOffline());
+  const [ready, setReady] = useState(() => prerendered || !isOnline());
   const location = useLocation();
 
   useEffect(() => {
     let done = false;
     const wait = setTimeout(() => setReady(true), STARTUP_CHECK_WAIT_MS);
-    runStartupChecks()
+    import('./security-checks.ts')
+      .then((m) => m.runStartupChecks())
       .catch((e: unknown) =>
         logSecurityEvent('security_initialization_failed', {
           message: e instanceof Error ? e.message : String(e),

@@ -1,6 +1,7 @@
 // Where the PWA finds its backend: build-time VITE_* values (hosted mode), or in self-contained mode the
 // origin the app was loaded from, whatever address that is, with the anon key from /app-config.json
 // (decision 0053).
+import { isOnline } from './network.ts';
 
 export interface AppConfig {
   supabaseUrl: string;
@@ -10,6 +11,8 @@ export interface AppConfig {
   operatorName?: string;
   operatorContact?: string;
 }
+
+const CONFIG_PATH = '/app-config.json';
 
 let pending: Promise<AppConfig> | undefined;
 
@@ -21,8 +24,15 @@ function readBuildTimeConfig(): AppConfig | undefined {
   return { supabaseUrl: url, anonKey, ...(powersyncUrl ? { powersyncUrl } : {}) };
 }
 
+/** The copy the service worker keeps (vite.config.ts), read directly with no network: offline, nothing is asked. */
+async function cachedRuntimeConfig(): Promise<Response | undefined> {
+  if (isOnline() || typeof caches === 'undefined') return undefined;
+  return caches.match(CONFIG_PATH).catch(() => undefined);
+}
+
 async function fetchRuntimeConfig(): Promise<AppConfig> {
-  const res = await fetch('/app-config.json', { headers: { accept: 'application/json' } });
+  const res =
+    (await cachedRuntimeConfig()) ?? (await fetch(CONFIG_PATH, { headers: { accept: 'application/json' } }));
   if (!res.ok) throw new Error(`Could not load /app-config.json (${res.status})`);
   const body = (await res.json()) as Partial<AppConfig>;
   if (typeof body.anonKey !== 'string') throw new Error('/app-config.json lacks anonKey');

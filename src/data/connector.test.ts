@@ -176,6 +176,46 @@ describe.each(getDatabaseKinds())('connector uploads on %s', (kind) => {
     expect(await getBlocks(a.id)).toEqual([{ id: kept, blocked_id: b.id }]);
   });
 
+  it('a token of a session ended elsewhere: the write stays queued and the session is renewed, never dropped', async () => {
+    const email = `dee-${crypto.randomUUID().slice(0, 8)}@example.test`;
+    await signUpConfirmed(t, email, 'Str0ng!Passw0rd', 'dee');
+    // This device's client, signed in with its own session (as the app's is).
+    const client = createClient(t.url, t.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: { transport: ws as never },
+    });
+    const signedIn = await client.auth.signInWithPassword({ email, password: 'Str0ng!Passw0rd' });
+    expect(signedIn.error).toBeNull();
+    const me = signedIn.data.user!.id;
+    // Signed out everywhere from another device: this device's token is no longer accepted.
+    const out = await fetch(`${t.url}/auth/v1/logout?scope=global`, {
+      method: 'POST',
+      headers: { apikey: t.anonKey, authorization: `Bearer ${signedIn.data.session!.access_token}` },
+    });
+    expect(out.status).toBe(204);
+    const refresh = vi.spyOn(client.auth, 'refreshSession');
+    const connector = new SupabaseConnector({
+      getSupabase: async () => client,
+      getEndpoint: async () => t.url,
+      onRefused: () => {
+        throw new Error('a write must not be dropped for the credentials');
+      },
+      sleep: async () => {},
+    });
+    const queue = makeQueue([
+      {
+        op: 'PUT' as never,
+        table: 'blocked_users',
+        id: crypto.randomUUID(),
+        opData: { blocker_id: me, blocked_id: a.id },
+      },
+    ]);
+    await expect(connector.uploadData(queue.db)).rejects.toBeInstanceOf(RetryableUploadError);
+    expect(queue.complete).not.toHaveBeenCalled();
+    expect(refresh).toHaveBeenCalledTimes(1);
+    expect(await getBlocks(me)).toEqual([]);
+  });
+
   it('uploadData keeps the transaction when the server is unreachable, backing off 1 s doubling', async () => {
     const sleeps: number[] = [];
     const offline = makeClient('http://127.0.0.1:9', t.anonKey, 'x.y.z');

@@ -8,6 +8,7 @@ import type {
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { STRUCTURED_COLUMNS, type SyncedTableName } from './schema.ts';
 import {
+  AUTH_RETRY_CODES,
   classifyUploadError,
   describeRefusal,
   getRetryDelayMs,
@@ -179,7 +180,8 @@ export class SupabaseConnector implements PowerSyncBackendConnector {
       if (outcome === 'ok' || outcome === 'applied') continue;
       if (outcome === 'retry') {
         this.failures += 1;
-        if (error?.code === 'PGRST303') await supabase.auth.refreshSession().catch(() => undefined);
+        if (AUTH_RETRY_CODES.has(error?.code ?? ''))
+          await supabase.auth.refreshSession().catch(() => undefined);
         throw new RetryableUploadError(
           `upload of ${entry.table}/${entry.id} will be retried: ${error?.message ?? 'unknown error'}`,
           error,

@@ -10,6 +10,8 @@ import { PageLoading } from '../ui/loading-screen.tsx';
 import { markStart } from '../session/pwa-start-marks.ts';
 import { toast } from '../ui/toast-store.ts';
 import { getAppConfig } from './app-config.ts';
+import { CatchUpTracker } from './catch-up.ts';
+import { whileOnline } from './network.ts';
 import { POWERSYNC_RETRY_DELAY_MS, SupabaseConnector, type UploadRefusal } from './connector.ts';
 import { PENDING_IDS_SQL } from './pending.ts';
 import { tablesOfQuery } from './query-tables.ts';
@@ -51,6 +53,10 @@ const CONNECT_AT_LATEST_MS = 1500;
 let current: OpenReplica | undefined;
 /** The store of each database openDatabase returned. */
 const storeOf = new WeakMap<PowerSyncDatabase, ReplicaStore>();
+/** The stop of each open replica's network watch (its connect and disconnect as the network comes and goes). */
+const networkWatchOf = new WeakMap<PowerSyncDatabase, () => void>();
+/** Whether each open replica has caught up with the server since its connection opened (catch-up.ts). */
+const catchUpOf = new WeakMap<PowerSyncDatabase, CatchUpTracker>();
 let clearing: Promise<void> | undefined;
 const refusalListeners = new Set<(refusal: UploadRefusal) => void>();
 
@@ -199,16 +205,41 @@ async function createReplica(userId: string): Promise<PowerSyncDatabase> {
   // Not awaited: connecting needs the network, reading the replica does not. Started once the screen's first
   // reads have answered (or after CONNECT_AT_LATEST_MS): connecting starts the sync worker and checks the
   // upload queue through the same database worker, and would make the first screen wait behind it.
-  void firstReadsAnswered(CONNECT_AT_LATEST_MS)
-    .then(() =>
-      db.connect(connector, {
+  // Offline means no request (issue 21): the connection is closed while the device has no network and opened
+  // again when it returns, instead of the sync engine retrying into the void.
+  const connect = () =>
+    void db
+      .connect(connector, {
         connectionMethod: SyncStreamConnectionMethod.HTTP,
         retryDelayMs: POWERSYNC_RETRY_DELAY_MS,
         crudUploadThrottleMs: 50,
-      }),
-    )
-    .catch((e: unknown) => console.warn('[replica] connect failed; it retries by itself', e));
+      })
+      .catch((e: unknown) => console.warn('[replica] connect failed; it retries by itself', e));
+  const disconnect = () =>
+    void db.disconnect().catch((e: unknown) => console.warn('[replica] disconnect failed', e));
+  void firstReadsAnswered(CONNECT_AT_LATEST_MS).then(() => {
+    if (networkWatchOf.has(db)) networkWatchOf.set(db, whileOnline(connect, disconnect));
+  });
+  networkWatchOf.set(db, () => undefined);
+  catchUpOf.set(db, new CatchUpTracker(db));
   return db;
+}
+
+/** Stops following the network (and the sync status) for a replica about to be closed or cleared. */
+function stopNetworkWatch(db: PowerSyncDatabase | undefined): void {
+  if (!db) return;
+  networkWatchOf.get(db)?.();
+  networkWatchOf.delete(db);
+  catchUpOf.get(db)?.dispose();
+  catchUpOf.delete(db);
+}
+
+/**
+ * Calls `listener` each time the replica has caught up with the server (a checkpoint applied since its sync
+ * connection opened), at once when it already has; returns the unsubscribe.
+ */
+export function onReplicaCaughtUp(db: PowerSyncDatabase, listener: () => void): () => void {
+  return catchUpOf.get(db)?.subscribe(listener) ?? (() => undefined);
 }
 
 /** Watched queries of this page still waiting for their first result; the sync connection waits for none. */
@@ -247,7 +278,9 @@ export function openReplica(userId: string): Promise<PowerSyncDatabase> {
   const previous = current;
   const db = (async () => {
     await clearing?.catch(() => undefined);
-    if (previous) await (await previous.db.catch(() => undefined))?.close().catch(() => undefined);
+    const before = previous ? await previous.db.catch(() => undefined) : undefined;
+    stopNetworkWatch(before);
+    await before?.close().catch(() => undefined);
     return createReplica(userId);
   })();
   current = { userId, db };
@@ -268,6 +301,7 @@ export function clearReplica(): Promise<void> {
     // Other members' photos cached by the service worker go too: the next person on the device sees nothing.
     await globalThis.caches?.delete(PHOTO_CACHE).catch(() => undefined);
     const db = await open?.db.catch(() => undefined);
+    stopNetworkWatch(db);
     if (!db && readOwner() === null) return;
     // The file this page has open, else the one a start would open (deleting a replica of the IndexedDB era).
     const opened = db ? { db, store: storeOf.get(db) } : await openDatabase(null);

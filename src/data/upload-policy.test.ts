@@ -49,6 +49,13 @@ describe('classifyUploadError', () => {
     expect(classifyUploadError({ code: 'PGRST303', status: 401 })).toBe('retry');
   });
 
+  it('retries a token the server does not accept (a session ended elsewhere): the credentials are refused, not the write', () => {
+    expect(classifyUploadError({ code: 'PGRST301', status: 401, message: 'Invalid JWT' })).toBe('retry');
+    expect(classifyUploadError({ code: 'PGRST302', status: 401 })).toBe('retry');
+    // A row the caller may not write is still refused, whatever the status.
+    expect(classifyUploadError({ code: '42501', status: 401 })).toBe('refused');
+  });
+
   it('never drops on a 5xx whatever the code says', () => {
     expect(classifyUploadError({ code: 'XX000', status: 500 })).toBe('retry');
   });

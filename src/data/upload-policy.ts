@@ -17,6 +17,8 @@ export type UploadOutcome =
   /** Transient (offline, 5xx, rate limit, expired token): keep it queued and retry later. */
   | 'retry';
 
+/** PostgREST's answers about the token itself (expired, not accepted): renew the session and retry. */
+export const AUTH_RETRY_CODES: ReadonlySet<string> = new Set(['PGRST301', 'PGRST302', 'PGRST303']);
 /** SQLSTATEs that mean "this write is not allowed or not valid", whatever the retry. */
 const REFUSED_SQLSTATES = new Set(['42501', '23514', '22P02', 'P0001', '23503', '23502', '22001', '22023']);
 /** SQLSTATE classes that are transient on the server's side (serialization, resources, shutdown, connection). */
@@ -30,8 +32,10 @@ export function classifyUploadError(error: UploadError): UploadOutcome {
   const code = error.code ?? '';
   const status = error.status ?? 0;
   if (code === '23505') return 'applied';
-  // An expired token is renewed before the next attempt; dropping the write would lose what the member typed.
-  if (code === 'PGRST303') return 'retry';
+  // Credentials, not the write, were refused: an expired token (PGRST303), or one not accepted (PGRST301: a
+  // session ended elsewhere, a token issued before a key change). The session is renewed before the next
+  // attempt; if it cannot be, the member is signed out. Dropping the write would lose what the member typed.
+  if (AUTH_RETRY_CODES.has(code)) return 'retry';
   if (REFUSED_SQLSTATES.has(code)) return 'refused';
   if (TRANSIENT_SQLSTATE_CLASSES.some((c) => code.startsWith(c)) && code.length === 5) return 'retry';
   // No HTTP answer at all (fetch failed, offline, CORS, aborted) is a network problem.

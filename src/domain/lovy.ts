@@ -24,8 +24,7 @@ export function getLovySuggestions(pathname: string): readonly string[] {
   return LOVY_SUGGESTIONS.other;
 }
 
-/** "Try AI Chat" on the landing page stores when it asked for Lovy; the member area opens it once signed in. */
-export const OPEN_LOVY_KEY = 'heartsync.openLovy';
+export { OPEN_LOVY_KEY } from './lovy-open-key.ts';
 
 /** The longest question SQL accepts (0121). */
 export const LOVY_QUESTION_MAX = 2000;

@@ -3,6 +3,7 @@ import type { Session, User } from '@supabase/supabase-js';
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { getSupabase } from '../data/supabase-client.ts';
+import { isOnline, onNetworkChange } from '../data/network.ts';
 import { clearAllUnsentTexts } from '../data/unsent-text.ts';
 import {
   PENDING_EMAIL_ADDRESS_KEY,
@@ -35,8 +36,20 @@ export interface AuthState {
 
 const AuthContext = createContext<AuthState | undefined>(undefined);
 
-/** Clears a pause whose end date has passed (at sign-in and app start). */
+/** The wait for the network of a pause-expiry check asked for offline: one, however often it is asked. */
+let pauseCheckWaiting: (() => void) | undefined;
+
+/** Clears a pause whose end date has passed (at sign-in and app start; offline, when the network returns). */
 async function reactivateExpiredPause(): Promise<void> {
+  if (!isOnline()) {
+    pauseCheckWaiting ??= onNetworkChange((online) => {
+      if (!online) return;
+      pauseCheckWaiting?.();
+      pauseCheckWaiting = undefined;
+      void reactivateExpiredPause();
+    });
+    return;
+  }
   const sb = await getSupabase();
   const { error } = await sb.rpc('reactivate_expired_pause');
   if (error) console.debug('[auth] pause expiry check failed', error.message);

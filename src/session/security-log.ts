@@ -3,6 +3,7 @@
 import { getSupabase } from '../data/supabase-client.ts';
 import { allowsAnalytics, parseCookieConsent, COOKIE_CONSENT_KEY } from '../domain/cookie-consent.ts';
 import { SecurityEventQueue } from '../domain/security-event-queue.ts';
+import { isOnline } from '../data/network.ts';
 
 export type SecurityEventName =
   | 'session_validation_failed'
@@ -48,7 +49,7 @@ let queue: SecurityEventQueue | undefined;
 function getQueue(): SecurityEventQueue {
   queue ??= new SecurityEventQueue({
     now: () => Date.now(),
-    isOnline: () => navigator.onLine,
+    isOnline: () => isOnline(),
     schedule: (fn, ms) => void setTimeout(fn, ms),
     async send(events) {
       const sb = await getSupabase();

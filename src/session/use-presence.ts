@@ -3,6 +3,7 @@
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { useEffect, useSyncExternalStore } from 'react';
 import { getSupabase } from '../data/supabase-client.ts';
+import { isOnline } from '../data/network.ts';
 
 export const PRESENCE_CHANNEL = 'online-users';
 export const PRESENCE_REFRESH_MS = 10_000;
@@ -81,7 +82,8 @@ export function startPresence(getClient: () => Promise<PresenceClient>, userId: 
     if (stopped) return;
     let lastTouched = -Infinity;
     const touchLastSeen = () => {
-      if (Date.now() - lastTouched < LAST_SEEN_EVERY_MS) return;
+      // Offline means no request: the next refresh once the network is back keeps it.
+      if (!isOnline() || Date.now() - lastTouched < LAST_SEEN_EVERY_MS) return;
       lastTouched = Date.now();
       return sb
         .from('profiles')

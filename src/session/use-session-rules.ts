@@ -9,6 +9,7 @@ import {
 } from '../domain/session-timing.ts';
 import { toastError } from '../ui/toast-store.ts';
 import { logSecurityEvent } from './security-log.ts';
+import { isOnline } from '../data/network.ts';
 
 const ACTIVITY_EVENTS = ['mousedown', 'keydown', 'scroll', 'touchstart', 'pointermove'] as const;
 
@@ -60,7 +61,7 @@ export function useSessionRules(active: boolean): void {
         const decision = decideSessionCheck({
           expiresAt: data.session?.expires_at,
           nowMs: now,
-          online: navigator.onLine,
+          online: isOnline(),
         });
         if (decision === 'skip-offline') return;
         if (decision === 'expired') {

@@ -2,6 +2,7 @@
 // Registers the service worker (after the page has loaded) and offers a reload when a new version is waiting.
 import { X } from 'lucide-react';
 import { useRegisterSW } from 'virtual:pwa-register/react';
+import { isOnline } from '../data/network.ts';
 
 /** Checks for a new version every hour while the app stays open (installed PWAs can run for days). */
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
@@ -14,7 +15,7 @@ export function UpdatePrompt() {
     onRegisteredSW(_url, registration) {
       if (!registration) return;
       setInterval(() => {
-        if (navigator.onLine) void registration.update().catch(() => undefined);
+        if (isOnline()) void registration.update().catch(() => undefined);
       }, UPDATE_CHECK_MS);
     },
     onRegisterError(error: unknown) {

@@ -2,6 +2,7 @@
 // sync connection has been down a few seconds. Every page load connects anew, and that moment is not
 // "offline" (Discover and Messages said so for a moment on every visit).
 import { useEffect, useState } from 'react';
+import { isOnline } from '../data/network.ts';
 
 export const OFFLINE_NOTICE_DELAY_MS = 3_000;
 
@@ -12,7 +13,7 @@ export function useOfflineNotice(connected: boolean): boolean {
       setNotice(false);
       return;
     }
-    if (!navigator.onLine) {
+    if (!isOnline()) {
       setNotice(true);
       return;
     }

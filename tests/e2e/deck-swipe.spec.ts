@@ -89,6 +89,12 @@ for (const size of [
       });
     }
 
+    // Opening Discover fetches one fresh deck: the replica catching up with her profile (set just above, while
+    // another page had it open) is not a change of her profile, and must not fetch a second one.
+    const deckFetches: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/rpc/get_discovery_candidates')) deckFetches.push(r.url());
+    });
     await page.goto('/find-matches');
     const first = await settledCard(page);
     expect(first).not.toBeNull();
@@ -116,6 +122,8 @@ for (const size of [
     expect(await settledCard(page)).toBe(first);
 
     // Left past the threshold: skipped, and the next card comes.
+    // (A card decides nothing while a fresh deck is on its way: wait until Skip is live, as a member would.)
+    await expect(page.getByRole('button', { name: 'Skip', exact: true })).toBeEnabled();
     await drag(page, -220);
     await expect
       .poll(() =>
@@ -129,10 +137,12 @@ for (const size of [
     await expect(page.getByRole('button', { name: 'Undo skip' })).toHaveCount(0);
 
     // Right past the threshold: liked.
+    await expect(page.getByRole('button', { name: 'Like', exact: true })).toBeEnabled();
     await drag(page, 220);
     await expect(page.getByText('Like sent!', { exact: true })).toBeVisible();
     await expect(page.locator(`[data-testid="discovery-card"][data-member-id="${first}"]`)).toHaveCount(0);
     await expectNoSeriousA11yViolations(page);
+    expect(deckFetches).toHaveLength(1);
 
     // At / a signed-in member is greeted with their next step, not asked to sign up.
     await page.goto('/');

@@ -3,7 +3,7 @@
 // the server refuses is shown in plain words and the form returns to the server's version.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
-import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import { acceptNecessaryCookies, makeEmail, signIn, signUpAndConfirm } from './support/accounts.ts';
 import { makeReadyForOffline } from './support/offline.ts';
 import { queryReplica, type ReplicaHandle } from './support/replica.ts';
 import { getMemberId, getServiceAuth, serviceHeaders, type ServiceAuth } from './support/service-role.ts';
@@ -249,4 +249,51 @@ test('a profile edit reloaded at once after typing is still in the form, and sav
   await page.reload();
   await expect(page.getByLabel('Bio')).toHaveValue('Half a sentence typed on the bus');
   await expect(page.getByTestId('unsaved-restored')).toHaveCount(0);
+});
+
+test('a profile open on two devices: saving one field on each keeps both changes', async ({
+  page,
+  browser,
+  request,
+  baseURL,
+}) => {
+  const auth = await getServiceAuth(request, baseURL!);
+  const email = await signUpWithReplica(page, request, 'prof-two-devices');
+  const id = await getMemberId(request, auth, email);
+  await page.goto('/profile');
+  await expect(page.getByLabel('Name')).toHaveValue('Test Member');
+  // The phone: the member starts on the career and leaves the form open.
+  await page.getByLabel('Career').fill('Ferry pilot');
+
+  // The laptop: the bio, saved.
+  const laptopContext = await browser.newContext({ baseURL });
+  const laptop = await laptopContext.newPage();
+  await acceptNecessaryCookies(laptop);
+  await signIn(laptop, email);
+  await laptop.goto('/profile');
+  await expect(laptop.getByLabel('Name')).toHaveValue('Test Member');
+  await laptop.getByLabel('Bio').fill('Written on the laptop.');
+  await laptop.getByRole('button', { name: 'Save profile' }).click();
+  await expect
+    .poll(async () => (await getServerRow(request, auth, `profiles?id=eq.${id}&select=bio`))?.['bio'], {
+      timeout: 20_000,
+    })
+    .toBe('Written on the laptop.');
+  // The phone's copy gets the bio; its form, being edited, keeps what the member typed.
+  await expect
+    .poll(async () => (await queryReplica<{ bio: string }>(page, 'select bio from profiles'))[0]?.bio, {
+      timeout: 20_000,
+    })
+    .toBe('Written on the laptop.');
+  await expect(page.getByLabel('Career')).toHaveValue('Ferry pilot');
+
+  // Saving the career on the phone writes the career only: the laptop's bio stays, and the form shows it.
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect
+    .poll(async () => getServerRow(request, auth, `profiles?id=eq.${id}&select=bio,career`), {
+      timeout: 20_000,
+    })
+    .toEqual({ bio: 'Written on the laptop.', career: 'Ferry pilot' });
+  await expect(page.getByLabel('Bio')).toHaveValue('Written on the laptop.');
+  await laptopContext.close();
 });

@@ -375,6 +375,29 @@ describe.each(getDatabaseKinds())('auth security on %s', (kind) => {
     expect((await fetch(`${t.url}/auth/v1/.well-known/jwks.json`)).status).toBe(200);
   });
 
+  it("a wrong bearer at /logout, /user and /admin gets GoTrue's answer for it", async () => {
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    const answers = [
+      await call('POST', '/logout'),
+      await call('POST', '/logout', undefined, bearer('not.a.jwt')),
+      // An API key is a token, but not a member's: nothing to sign out.
+      await call('POST', '/logout', undefined, bearer(t.serviceRoleKey)),
+      await call('GET', '/user', undefined, bearer(t.anonKey)),
+      await call('GET', `/admin/users/${crypto.randomUUID()}`),
+      await call('GET', `/admin/users/${crypto.randomUUID()}`, undefined, bearer('not.a.jwt')),
+      await call('GET', `/admin/users/${crypto.randomUUID()}`, undefined, bearer(t.anonKey)),
+    ];
+    expect(answers.map((a) => [a.status, a.json['error_code']])).toEqual([
+      [401, 'no_authorization'],
+      [403, 'bad_jwt'],
+      [403, 'bad_jwt'],
+      [403, 'bad_jwt'],
+      [401, 'no_authorization'],
+      [403, 'bad_jwt'],
+      [403, 'not_admin'],
+    ]);
+  });
+
   it('answers bad input with a clear 4xx, never a 500', async () => {
     const cases = [
       await call('POST', '/token?grant_type=password', '{not json'),

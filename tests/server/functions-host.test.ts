@@ -34,7 +34,6 @@ describe.each(getDatabaseKinds())('functions host on %s', (kind) => {
         keys,
         events: new ServerEventBus(),
         bus: createLocalBus(),
-        verifyToken: (t) => keys.verify(t),
       },
       [
         createFunctionsPart({

@@ -66,15 +66,23 @@ describe.each(getDatabaseKinds())('member replicas on %s', (kind) => {
       3600,
     );
 
+  /** While set, uploads wait for it (a slow network between the device and the server). */
+  let uploadGate: Promise<void> | undefined;
+
   /** Uploads the client's queued writes as the member, the way PostgREST would apply them. */
   const uploadAs = (sub: string) => async (db: AbstractPowerSyncDatabase) => {
+    await uploadGate;
     const batch = await db.getCrudBatch(100);
     if (!batch) return;
     await asActor(t.db, member(sub), async (tx) => {
       for (const op of batch.crud) {
+        const d = op.opData ?? {};
+        if (op.table === 'profiles' && op.op === 'PATCH' && Object.keys(d).every((k) => k === 'name')) {
+          await tx.query('update public.profiles set name = $1 where id = $2', [d['name'], op.id]);
+          continue;
+        }
         if (op.table !== 'messages' || op.op !== 'PUT')
           throw new Error(`unexpected upload ${op.table} ${op.op}`);
-        const d = op.opData ?? {};
         await tx.query(
           `insert into public.messages (id, conversation_id, sender_id, recipient_id, content)
            values ($1, $2, $3, $4, $5)`,
@@ -205,6 +213,50 @@ describe.each(getDatabaseKinds())('member replicas on %s', (kind) => {
     const stillEqual = rlsEqualTables.filter((n) => n !== 'conversations' && n !== 'messages');
     await expectReplicaMatchesRls(aliceClient, alice, stillEqual);
     await expectReplicaMatchesRls(bobClient, bob, stillEqual);
+  });
+
+  it('an edit queued on the device is not undone by a checkpoint carrying another change of the same row', async () => {
+    // Her name saved on the device while the upload is slow; meanwhile the server changes the same row
+    // (her presence's last_seen, a setting saved on another device): the checkpoint carrying that row holds
+    // the server's old name and must wait until her write is uploaded and in the ops.
+    let release = () => {};
+    uploadGate = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await aliceClient.db.execute('update profiles set name = ? where id = ?', ['Alice Local', alice]);
+      await updateRow(t.db, 'profiles', 'id', alice, { city: 'Nantes' });
+      const cityOnServer = () =>
+        t.db.query<{ n: string }>(
+          `select count(*)::text as n from heartsync_sync.ops where object_id = $1 and data like '%Nantes%'`,
+          [alice],
+        );
+      // The server has the change in its ops (so the stream has it to send) before the replica is checked.
+      await waitFor(cityOnServer, (r) => Number(r.rows[0]?.n) > 0, 10_000, 20);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(await aliceClient.db.getAll('select name, city from profiles where id = ?', [alice])).toEqual([
+        { name: 'Alice Local', city: 'Lyon' },
+      ]);
+    } finally {
+      release();
+      uploadGate = undefined;
+    }
+    await waitFor(
+      () =>
+        aliceClient.db.getAll<{ name: string; city: string }>(
+          'select name, city from profiles where id = ?',
+          [alice],
+        ),
+      (rows) => rows[0]?.city === 'Nantes',
+      10_000,
+      20,
+    );
+    expect(await aliceClient.db.getAll('select name, city from profiles where id = ?', [alice])).toEqual([
+      { name: 'Alice Local', city: 'Nantes' },
+    ]);
+    const server = await t.db.query<{ name: string }>('select name from public.profiles where id = $1', [
+      alice,
+    ]);
+    expect(server.rows[0]?.name).toBe('Alice Local');
+    expect(await aliceClient.db.getAll('select * from ps_crud')).toEqual([]);
   });
 
   it('refuses a stream without a valid member token and a malformed request, changing nothing', async () => {

@@ -75,7 +75,7 @@ export async function startSyncServer(
   };
   async function start() {
     const built = await buildApp(
-      { config, db, keys, events, bus: createLocalBus(), verifyToken: (t) => keys.verify(t) },
+      { config, db, keys, events, bus: createLocalBus() },
       [recordRequests, part, ...(options.parts ?? [])],
       {
         logger: false,

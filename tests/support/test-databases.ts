@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Database, Queryable } from '../../server/db/database.ts';
-import { migrate, listMigrations } from '../../server/db/migrate.ts';
+import { migrate, listMigrations, listPlatformSql } from '../../server/db/migrate.ts';
 import { openPglite } from '../../server/db/open-pglite.ts';
 import { openPostgres } from '../../server/db/open-postgres.ts';
 
@@ -33,15 +33,7 @@ const cacheDir = path.join(root, 'node_modules/.cache/heartsync-tests');
 
 function getSchemaHash(): string {
   const h = crypto.createHash('sha256');
-  for (const rel of [
-    'server/db/bootstrap.sql',
-    'server/auth/schema.sql',
-    'server/storage/schema.sql',
-    'server/sync/schema.sql',
-  ]) {
-    const p = path.join(root, rel);
-    if (fs.existsSync(p)) h.update(rel).update(fs.readFileSync(p));
-  }
+  for (const p of listPlatformSql()) h.update(p.rel).update(p.sql);
   for (const m of listMigrations()) h.update(m.name).update(m.sql);
   return h.digest('hex').slice(0, 16);
 }

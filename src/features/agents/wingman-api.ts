@@ -2,6 +2,7 @@
 // that waits on them. The server decides whether a draft may be written and writes it; it reaches the thread
 // through sync like every other row.
 import { getSupabase } from '../../data/supabase-client.ts';
+import { isOnline } from '../../data/network.ts';
 
 const asked = new Set<string>();
 
@@ -10,7 +11,7 @@ const asked = new Set<string>();
  * is a help the member can do without, and the next message asks again).
  */
 export function requestReplyDraft(conversationId: string, waitingMessageId: string): void {
-  if (asked.has(waitingMessageId) || !navigator.onLine) return;
+  if (asked.has(waitingMessageId) || !isOnline()) return;
   asked.add(waitingMessageId);
   void (async () => {
     const sb = await getSupabase();

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useQuery, useReplica } from '../../data/replica.tsx';
 import { getSupabase } from '../../data/supabase-client.ts';
 import { toast } from '../../ui/toast-store.ts';
+import { isOnline } from '../../data/network.ts';
 
 interface SettingsRow {
   paused: number | null;
@@ -108,7 +109,7 @@ export function WingmanPanel({ me, highAutonomy }: { me: string; highAutonomy: b
     if (error)
       toast({
         title: 'Could not undo',
-        description: navigator.onLine
+        description: isOnline()
           ? (error.hint ?? 'Please try again.')
           : 'You are offline. Try again once back online.',
         variant: 'destructive',

@@ -100,6 +100,7 @@ describe('DeckRefreshScheduler', () => {
   it('takes the first key as the baseline and refreshes once per settled change', () => {
     const refresh = vi.fn();
     const s = new DeckRefreshScheduler(refresh, 800);
+    s.catchUp(undefined);
     s.observe(undefined);
     s.observe('a');
     s.observe('a');
@@ -121,6 +122,7 @@ describe('DeckRefreshScheduler', () => {
   it('folds a burst of changes into one refresh and drops a change undone in time', () => {
     const refresh = vi.fn();
     const s = new DeckRefreshScheduler(refresh, 800);
+    s.catchUp(undefined);
     s.observe('a');
     for (const k of ['b', 'c', 'd']) {
       s.observe(k);
@@ -140,6 +142,7 @@ describe('DeckRefreshScheduler', () => {
   it('drops a waiting refresh when the key becomes unsettled, and refreshes once it settles again', () => {
     const refresh = vi.fn();
     const s = new DeckRefreshScheduler(refresh, 800);
+    s.catchUp(undefined);
     s.observe('a');
     // The replica shows her new preferences one render before it shows them queued for upload.
     s.observe('b');
@@ -153,9 +156,43 @@ describe('DeckRefreshScheduler', () => {
     expect(refresh).toHaveBeenCalledTimes(1);
   });
 
+  it('only follows the keys until the replica caught up, then compares with the key read at that moment', () => {
+    const refresh = vi.fn();
+    const s = new DeckRefreshScheduler(refresh, 800);
+    // The device's kept rows, then the server's as they sync in: the deck fetched on opening already used them.
+    s.observe('kept');
+    s.observe('server');
+    vi.advanceTimersByTime(5000);
+    expect(refresh).not.toHaveBeenCalled();
+    s.catchUp('server');
+    // The watched query shows the caught-up rows a moment after the status says so.
+    s.observe('server');
+    vi.advanceTimersByTime(5000);
+    expect(refresh).not.toHaveBeenCalled();
+    // A change after the catch-up (saved on another device) asks for a fresh deck.
+    s.observe('changed');
+    vi.advanceTimersByTime(800);
+    expect(refresh).toHaveBeenCalledTimes(1);
+  });
+
+  it('takes a later catch-up (after a reconnection) as one more key, not a new baseline', () => {
+    const refresh = vi.fn();
+    const s = new DeckRefreshScheduler(refresh, 800);
+    s.catchUp('a');
+    s.observe('b');
+    vi.advanceTimersByTime(100);
+    s.catchUp('b');
+    vi.advanceTimersByTime(700);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    s.catchUp('b');
+    vi.advanceTimersByTime(5000);
+    expect(refresh).toHaveBeenCalledTimes(1);
+  });
+
   it('refreshes nothing after cancel', () => {
     const refresh = vi.fn();
     const s = new DeckRefreshScheduler(refresh, 800);
+    s.catchUp(undefined);
     s.observe('a');
     s.observe('b');
     s.cancel();

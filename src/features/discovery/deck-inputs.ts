@@ -106,14 +106,17 @@ export function findSettledDeckInputsKey(
 }
 
 /**
- * Turns the stream of keys into refreshes: the first key is the baseline (the page fetches on opening anyway);
- * a different key is refreshed once it has held, settled, for `delayMs`; repeats and a change undone in time
- * do nothing.
+ * Turns the stream of keys into refreshes. Until the replica has caught up with the server (catchUp), a key
+ * only moves the baseline: the replica is still bringing in what the server had when the page fetched its deck
+ * on opening (her profile saved on another device before), which that fetch already ranked with. From then
+ * on, a different key is refreshed once it has held, settled, for `delayMs`; repeats and a change undone in
+ * time do nothing.
  */
 export class DeckRefreshScheduler {
   private baseline: string | undefined;
   private pending: string | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private caughtUp = false;
 
   constructor(
     private readonly refresh: () => void,
@@ -130,7 +133,7 @@ export class DeckRefreshScheduler {
       this.cancel();
       return;
     }
-    if (this.baseline === undefined) {
+    if (!this.caughtUp || this.baseline === undefined) {
       this.baseline = key;
       return;
     }
@@ -144,6 +147,21 @@ export class DeckRefreshScheduler {
       this.baseline = key;
       this.refresh();
     }, this.delayMs);
+  }
+
+  /**
+   * The replica has caught up with the server; `key` is read from it after that (undefined when it could not
+   * be read). The first time, it is the baseline later changes are compared with; after a reconnection it is
+   * one more key observed (a change synced meanwhile is still a change).
+   */
+  catchUp(key: string | undefined): void {
+    if (this.caughtUp) {
+      this.observe(key);
+      return;
+    }
+    this.caughtUp = true;
+    this.cancel();
+    if (key !== undefined) this.baseline = key;
   }
 
   /** Drops a waiting refresh (e.g. the page closes). */

@@ -53,10 +53,6 @@ export interface DeckRow {
 }
 
 /**
- * Replaces the local deck with a fresh one from the server (needs the network). `isStale` is asked once the
- * answer is in: when a newer request was made meanwhile, this one writes nothing (it returns -1).
- */
-/**
  * Members this device blocked or reported since the page loaded. A deck fetched just before (still on its
  * way) was ranked before the server hid the pair; its answer must not bring them back.
  */
@@ -75,11 +71,16 @@ export function withoutHidden<T extends Record<string, unknown>>(
   return hidden.size === 0 ? rows : rows.filter((r) => !hidden.has(String(r['id'])));
 }
 
+/**
+ * Replaces the local deck with a fresh one from the server (needs the network) and returns the time it
+ * stamped on every row (`fetched_at`), by which the deck's readers tell it from the one before. `isStale` is
+ * asked once the answer is in: when a newer request was made meanwhile, this one writes nothing (undefined).
+ */
 export async function refreshDeck(
   db: PowerSyncDatabase,
   filters: DeckFilters,
   isStale: () => boolean = () => false,
-): Promise<number> {
+): Promise<string | undefined> {
   const problem = findFilterError(filters);
   if (problem) throw new Error(problem);
   const sb = await getSupabase();
@@ -92,7 +93,7 @@ export async function refreshDeck(
     filter_relationship_goals: filters.goals?.length ? filters.goals : null,
   });
   if (error) throw error;
-  if (isStale()) return -1;
+  if (isStale()) return undefined;
   const rows = withoutHidden((data ?? []) as Record<string, unknown>[], hiddenOnThisDevice);
   const now = new Date().toISOString();
   await db.writeTransaction(async (tx) => {
@@ -131,5 +132,5 @@ export async function refreshDeck(
       );
     }
   });
-  return rows.length;
+  return now;
 }

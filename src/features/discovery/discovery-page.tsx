@@ -2,7 +2,8 @@
 import { Heart, RotateCcw, X } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useAuth } from '../../session/auth-context.tsx';
-import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
+import { isOnline, onNetworkChange } from '../../data/network.ts';
+import { onReplicaCaughtUp, usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
 import { useOfflineNotice } from '../../ui/use-offline-notice.ts';
 import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
 import { getInteractionId } from '../../domain/ids.ts';
@@ -19,6 +20,7 @@ import {
   DECK_INPUTS_SQL,
   DeckRefreshScheduler,
   findSettledDeckInputsKey,
+  getDeckInputsKey,
   type DeckInputsRow,
 } from './deck-inputs.ts';
 import {
@@ -268,7 +270,11 @@ export default function DiscoveryPage() {
   const offline = useOfflineNotice(status.connected);
   const likeLimit = useLikeLimit(db, me);
   const [filters, setFilters] = useState<DeckFilters>({});
-  const [loading, setLoading] = useState(false);
+  // Online, a fresh deck is asked for on opening (below): the deck kept from last time is shown as settling
+  // from the first paint, not for one frame as if it were the fresh one.
+  const [loading, setLoading] = useState(() => isOnline());
+  /** The fresh deck written to the replica (its stamp, and the deck shown then) until the page shows it. */
+  const [awaitedDeck, setAwaitedDeck] = useState<{ fetchedAt: string; before: DeckRow[] }>();
   const [loadError, setLoadError] = useState<string>();
   const [reporting, setReporting] = useState<DeckRow>();
   /** The last skip, which the member may take back. */
@@ -281,6 +287,8 @@ export default function DiscoveryPage() {
     [me, me],
   );
   const current = deck[0];
+  const deckRef = useRef(deck);
+  deckRef.current = deck;
   const { data: inputRows, isLoading: inputsLoading } = useQuery<DeckInputsRow>(DECK_INPUTS_SQL, [me]);
   const pendingUploads =
     usePendingIds('profiles').size +
@@ -297,11 +305,13 @@ export default function DiscoveryPage() {
       setLoading(true);
       setLoadError(undefined);
       try {
-        await refreshDeck(db, f, isStale);
+        const fetchedAt = await refreshDeck(db, f, isStale);
+        if (!isStale())
+          setAwaitedDeck(fetchedAt === undefined ? undefined : { fetchedAt, before: deckRef.current });
       } catch (e) {
         if (isStale()) return;
         setLoadError(
-          navigator.onLine
+          isOnline()
             ? e instanceof Error && e.message.endsWith('.')
               ? e.message
               : 'Could not load new people. Please try again.'
@@ -314,9 +324,15 @@ export default function DiscoveryPage() {
     [db],
   );
 
-  // A fresh deck on opening when online; offline, the last deck is swiped on.
+  // A fresh deck on opening when online; offline, the last deck is swiped on, and a fresh one comes once the
+  // network is back and the replica has caught up (her writes made offline uploaded first).
+  const missedFetch = useRef(false);
   useEffect(() => {
-    if (navigator.onLine) void load({});
+    if (isOnline()) void load({});
+    else missedFetch.current = true;
+    return onNetworkChange((online) => {
+      if (!online) missedFetch.current = true;
+    });
   }, [load]);
 
   // A fresh deck again when her own profile, preferences or answers change in a way that matters to it
@@ -328,7 +344,7 @@ export default function DiscoveryPage() {
   const scheduler = useRef<DeckRefreshScheduler>(null);
   useEffect(() => {
     const s = new DeckRefreshScheduler(() => {
-      if (navigator.onLine) void load(filtersRef.current);
+      if (isOnline()) void load(filtersRef.current);
     });
     scheduler.current = s;
     return () => s.cancel();
@@ -336,10 +352,46 @@ export default function DiscoveryPage() {
   useEffect(() => {
     scheduler.current?.observe(inputsKey);
   }, [inputsKey]);
+  // What the replica says once it has caught up with the server is what the deck was fetched with: the
+  // baseline. Before that its rows may be the device's older copy, and their catching up is no change.
+  useEffect(
+    () =>
+      onReplicaCaughtUp(db, () => {
+        void db
+          .getOptional<DeckInputsRow>(DECK_INPUTS_SQL, [me])
+          .then(
+            (row) => (row ? getDeckInputsKey(row) : undefined),
+            () => undefined,
+          )
+          .then((key) => {
+            scheduler.current?.catchUp(key);
+            if (missedFetch.current && isOnline()) {
+              missedFetch.current = false;
+              void load(filtersRef.current);
+            }
+          });
+      }),
+    [db, me, load],
+  );
 
   // While a fresh deck is on its way the card on screen may be replaced under the pointer: like, skip and
   // block wait for it (decision 30), so an action never lands on a card the member did not see.
-  const settling = loading && !!current;
+  // The fresh deck is written to the replica before the deck's watched query reads it back: until that read
+  // shows its rows (or none) the old deck's card, or its end, is still on screen. A second at most, in case
+  // the read never comes.
+  useEffect(() => {
+    if (awaitedDeck === undefined) return;
+    // Its first card, or an empty deck read after the write (every fresh card already decided on).
+    if (deck[0]?.fetched_at === awaitedDeck.fetchedAt || (deck.length === 0 && deck !== awaitedDeck.before))
+      setAwaitedDeck(undefined);
+  }, [deck, awaitedDeck]);
+  useEffect(() => {
+    if (awaitedDeck === undefined) return;
+    const timer = setTimeout(() => setAwaitedDeck(undefined), 1000);
+    return () => clearTimeout(timer);
+  }, [awaitedDeck]);
+  const fetching = loading || awaitedDeck !== undefined;
+  const settling = fetching && !!current;
   const { mayLike } = likeLimit;
   const act = useCallback(
     async (type: 'like' | 'skip') => {
@@ -436,7 +488,7 @@ export default function DiscoveryPage() {
           {loadError}
         </p>
       )}
-      {(isLoading || (loading && !current)) && <p>Loading...</p>}
+      {(isLoading || (fetching && !current)) && <p>Loading...</p>}
       {settling && (
         <p id="deck-settling" role="status" className="text-center text-sm text-muted">
           Looking for new people...
@@ -506,7 +558,7 @@ export default function DiscoveryPage() {
         </>
       ) : (
         !isLoading &&
-        !loading && (
+        !fetching && (
           <div className="card space-y-3 text-center">
             <h2 className="text-xl font-semibold">No more people for now</h2>
             <p>Try relaxing your filters: widen the age range, the distance or who you want to see.</p>

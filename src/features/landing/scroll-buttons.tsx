@@ -4,7 +4,7 @@
 import { ArrowUp, Heart, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { OPEN_LOVY_KEY } from '../../domain/lovy.ts';
+import { OPEN_LOVY_KEY } from '../../domain/lovy-open-key.ts';
 
 export const FAB_THRESHOLD_PX = 500;
 export const BACK_TO_TOP_THRESHOLD_PX = 300;

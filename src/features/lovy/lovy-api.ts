@@ -3,6 +3,7 @@
 // the streamed text only shows it being written.
 import { getAppConfig } from '../../data/app-config.ts';
 import { getSupabase } from '../../data/supabase-client.ts';
+import { isOnline } from '../../data/network.ts';
 
 export type LovyOutcome =
   | { kind: 'answered'; id: string | null; content: string; source: string }
@@ -118,7 +119,7 @@ export async function fetchSpokenAnswer(
   voice: string,
   speed: number,
 ): Promise<Blob | undefined> {
-  if (serverSpeechMissing || !navigator.onLine) return undefined;
+  if (serverSpeechMissing || !isOnline()) return undefined;
   try {
     const [config, sb] = await Promise.all([getAppConfig(), getSupabase()]);
     const { data } = await sb.auth.getSession();

@@ -6,6 +6,7 @@ import { Mic, Send, Settings2, Sparkles, Volume2, VolumeX, X } from 'lucide-reac
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
+import { useOnline } from '../../data/network.ts';
 import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unsent-text.ts';
 import {
   DEFAULT_VOICE_SETTINGS,
@@ -81,20 +82,6 @@ function speak(text: string, voice: VoiceSettings, answerId: string | null): voi
   });
 }
 
-function useBrowserOnline(): boolean {
-  const [online, setOnline] = useState(() => navigator.onLine);
-  useEffect(() => {
-    const update = () => setOnline(navigator.onLine);
-    window.addEventListener('online', update);
-    window.addEventListener('offline', update);
-    return () => {
-      window.removeEventListener('online', update);
-      window.removeEventListener('offline', update);
-    };
-  }, []);
-  return online;
-}
-
 /** The conversation open on /messages (?c=), which "help me reply" is about. */
 function findOpenConversation(pathname: string, search: string): string | undefined {
   if (!pathname.startsWith('/messages')) return undefined;
@@ -108,7 +95,7 @@ export default function LovyPanel() {
   const db = useReplica();
   const status = useStatus();
   const location = useLocation();
-  const browserOnline = useBrowserOnline();
+  const browserOnline = useOnline();
   // Questions reach the server through the sync connection: without it they wait, whatever the browser says.
   const online = browserOnline && status.connected;
   const { data: rows } = useQuery<LovyRow>(

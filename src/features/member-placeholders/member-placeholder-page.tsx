@@ -1,5 +1,5 @@
 // Honest placeholder for member pages that later issues build: says what is coming and links onwards.
-import { Link } from 'react-router-dom';
+import { Link, Navigate } from 'react-router-dom';
 
 export interface PlaceholderInfo {
   title: string;
@@ -54,6 +54,12 @@ export function MemberPlaceholderPage({ info }: { info: PlaceholderInfo }) {
       </div>
     </main>
   );
+}
+
+/** A guarded route's placeholder, or home for a path that has none. */
+export function PlaceholderRoute({ path }: { path: string }) {
+  const info = PLACEHOLDERS[path];
+  return info ? <MemberPlaceholderPage info={info} /> : <Navigate to="/" replace />;
 }
 
 export function ArticlePlaceholderPage({ slug }: { slug: string }) {

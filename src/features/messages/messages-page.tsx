@@ -61,6 +61,7 @@ import {
   type MessageRow,
 } from './messages-data.ts';
 import { useTyping } from './use-typing.ts';
+import { isOnline } from '../../data/network.ts';
 
 const CHAT_MEDIA_BUCKET = 'chat-media';
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
@@ -484,7 +485,7 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
       toast({
         title: 'Photo not sent',
         // Photos upload straight to storage (only the message itself is queued): say why when offline.
-        description: navigator.onLine
+        description: isOnline()
           ? 'Uploading the photo failed. Please try again.'
           : 'You are offline. Send the photo again when you are back online.',
         variant: 'destructive',

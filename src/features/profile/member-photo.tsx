@@ -1,6 +1,7 @@
 // A member photo from the private profile-photos bucket, shown through a short-lived signed URL (fallback avatar).
 import { useQuery } from '@tanstack/react-query';
 import { getAppConfig } from '../../data/app-config.ts';
+import { isOnline } from '../../data/network.ts';
 import { getSupabase } from '../../data/supabase-client.ts';
 import { createPhotoSigner } from './photo-signing.ts';
 
@@ -40,7 +41,7 @@ export function usePhotoUrl(key: string | undefined): string {
     // A signed URL is renewed well before it expires; the offline address as soon as the network is back.
     staleTime: (query) => (query.state.data?.offline ? 0 : (SIGNED_URL_SECONDS / 2) * 1000),
     queryFn: async () => {
-      if (!navigator.onLine) return { url: await offlinePhotoUrl(key!), offline: true };
+      if (!isOnline()) return { url: await offlinePhotoUrl(key!), offline: true };
       return { url: await signPhoto(key!), offline: false };
     },
   });

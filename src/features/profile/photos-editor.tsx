@@ -1,8 +1,8 @@
 // The member's photos: add (online only), reorder, make main, remove.
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useState } from 'react';
+import { isOnline, useOnline } from '../../data/network.ts';
 import { MemberPhoto } from './member-photo.tsx';
-import { useOnline } from './profile-fields.tsx';
 import { removePhotoFile, uploadPhoto } from './profile-api.ts';
 import { MAX_PHOTOS } from './profile-rules.ts';
 
@@ -21,7 +21,7 @@ export function PhotosEditor({
   async function add(files: FileList | null) {
     if (!files?.length) return;
     setError(undefined);
-    if (!navigator.onLine) return setError('Photos upload only when you are online.');
+    if (!isOnline()) return setError('Photos upload only when you are online.');
     const room = MAX_PHOTOS - photos.length;
     if (room <= 0) return setError(`You can have at most ${MAX_PHOTOS} photos.`);
     setBusy(true);

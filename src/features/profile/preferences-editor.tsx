@@ -45,9 +45,15 @@ export function PreferencesEditor({
     const e = validatePreferences(p);
     setErrors(e);
     if (Object.keys(e).length) return;
+    const before = { current: base.current, taken: base.taken };
     try {
       base.current = p;
-      await savePreferences(db, me, p);
+      base.taken = p;
+      // Not written: a second try writes the same changes.
+      await savePreferences(db, me, p, before.taken).catch((err: unknown) => {
+        Object.assign(base, before);
+        throw err;
+      });
       await onSaved();
       toast({ title: 'Preferences saved' });
     } catch (err) {

@@ -55,18 +55,38 @@ export function toPreferenceColumns(p: PreferencesDraft): Record<string, string 
   };
 }
 
-/** Writes the member's profile row on the device; it uploads when the network allows (a refusal is a toast). */
+/**
+ * The columns whose value differs between two versions of a form: a save writes only what the member changed
+ * since the form took its version, so a change the row got meanwhile (another device, a write of the server,
+ * a form that followed an older copy) is never undone by a value the member did not touch.
+ */
+export function changedColumns<V>(before: Record<string, V>, after: Record<string, V>): Record<string, V> {
+  const changed: Record<string, V> = {};
+  for (const [name, value] of Object.entries(after)) if (before[name] !== value) changed[name] = value;
+  return changed;
+}
+
+/**
+ * Writes the member's profile changes on the device; they upload when the network allows (a refusal is a
+ * toast). `since` is the version the form started from; without it every column is written.
+ */
 export async function saveProfile(
   db: ReplicaWriter,
   me: string,
   p: ProfileDraft,
   extra: { match_preferences_completed?: boolean } = {},
+  since?: ProfileDraft,
 ): Promise<void> {
-  const columns: Record<string, string | number | null> = { ...toProfileColumns(p) };
+  const all = toProfileColumns(p);
+  const columns: Record<string, string | number | null> = since
+    ? changedColumns(toProfileColumns(since), all)
+    : { ...all };
   if (extra.match_preferences_completed !== undefined)
     columns['match_preferences_completed'] = extra.match_preferences_completed ? 1 : 0;
-  columns['updated_at'] = new Date().toISOString();
   const names = Object.keys(columns);
+  if (names.length === 0) return;
+  columns['updated_at'] = new Date().toISOString();
+  names.push('updated_at');
   await db.writeTransaction(async (tx) => {
     // An update of a view row counts no changes in SQLite, so look first: the row arrives with the first sync.
     if (!(await tx.getOptional('select id from profiles where id = ?', [me])))
@@ -89,13 +109,24 @@ export async function markProfileComplete(db: ReplicaWriter, me: string): Promis
   });
 }
 
-/** Inserts the preferences row the first time (the server keys it by user_id), updates it after. */
-export async function savePreferences(db: ReplicaWriter, me: string, p: PreferencesDraft): Promise<void> {
-  const columns = { ...toPreferenceColumns(p), updated_at: new Date().toISOString() };
-  const names = Object.keys(columns) as (keyof typeof columns)[];
-  const values = names.map((n) => columns[n]);
+/**
+ * Inserts the preferences row the first time (the server keys it by user_id), updates it after: only the
+ * columns changed since `since`, the version the form started from (all of them without it).
+ */
+export async function savePreferences(
+  db: ReplicaWriter,
+  me: string,
+  p: PreferencesDraft,
+  since?: PreferencesDraft,
+): Promise<void> {
+  const all = toPreferenceColumns(p);
   await db.writeTransaction(async (tx) => {
     const existing = await tx.getOptional('select id from match_preferences where id = ?', [me]);
+    const columns = existing && since ? changedColumns(toPreferenceColumns(since), all) : { ...all };
+    if (Object.keys(columns).length === 0) return;
+    columns['updated_at'] = new Date().toISOString();
+    const names = Object.keys(columns);
+    const values = names.map((n) => columns[n]);
     if (existing)
       await tx.execute(
         `update match_preferences set ${names.map((n) => `${n} = ?`).join(', ')} where id = ?`,

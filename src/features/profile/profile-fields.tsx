@@ -1,5 +1,6 @@
 // The profile screens' shared controls: labelled fields, check groups, selects with human labels, and the pending note.
-import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useOnline } from '../../data/network.ts';
 import { useStatus } from '../../data/replica.tsx';
 import { getLabel } from '../../domain/labels.ts';
 
@@ -86,20 +87,6 @@ export function Select({
   );
 }
 
-function subscribeOnline(onChange: () => void): () => void {
-  window.addEventListener('online', onChange);
-  window.addEventListener('offline', onChange);
-  return () => {
-    window.removeEventListener('online', onChange);
-    window.removeEventListener('offline', onChange);
-  };
-}
-
-/** Whether the browser has a network; photos need it, the rest of the profile does not. */
-export function useOnline(): boolean {
-  return useSyncExternalStore(subscribeOnline, () => navigator.onLine);
-}
-
 /** Whether queued writes can upload now: a network, and the sync stream up (it notices a lost network late). */
 export function useUploadPossible(): boolean {
   const online = useOnline();
@@ -120,19 +107,43 @@ export function PendingNote({ pending }: { pending: boolean }) {
   );
 }
 
+/** What useFollowRow tracks of a form and its row. */
+export interface FollowedRow<T> {
+  /** The row's latest version on the device (or what was just saved): a form equal to it has nothing unsaved. */
+  current: T;
+  /**
+   * The version the form last took (from the row, or saved): the member's edits are the differences from it.
+   * A save writes only those, so a row that changed meanwhile (another device, the server) keeps its changes.
+   */
+  taken: T;
+}
+
 /**
  * Keeps a form in step with its row on the device (the first sync, the server's version, a refused write
- * rolled back) as long as the member has not edited it since; returns the last state the form took from
- * the row or saved, for the caller to move on save.
+ * rolled back) as long as the member has not edited it since. The caller moves both marks on save.
  */
-export function useFollowRow<T>(synced: T, value: T, setValue: (v: T) => void): { current: T } {
-  const base = useRef(synced);
+export function useFollowRow<T>(
+  synced: T,
+  value: T,
+  setValue: (v: T) => void,
+  /** False while the row has not been read yet (synced is then the empty form). */
+  rowRead = true,
+): FollowedRow<T> {
+  const base = useRef<FollowedRow<T>>({ current: synced, taken: synced }).current;
+  const takenFromRow = useRef(rowRead);
   const syncedKey = JSON.stringify(synced);
   useEffect(() => {
-    if (JSON.stringify(value) === JSON.stringify(base.current)) setValue(synced);
+    if (JSON.stringify(value) === JSON.stringify(base.current)) {
+      setValue(synced);
+      base.taken = synced;
+    } else if (!takenFromRow.current && rowRead) {
+      // A form restored from this device (typed before a reload) is compared with the row once it is read.
+      base.taken = synced;
+    }
+    if (rowRead) takenFromRow.current = true;
     base.current = synced;
     // Only a change of the row matters here, not each keystroke.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [syncedKey]);
+  }, [syncedKey, rowRead]);
   return base;
 }

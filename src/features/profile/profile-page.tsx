@@ -123,7 +123,7 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
   const [restored] = useState(() => findUnsavedForm(unsavedKey, synced));
   const [form, setForm] = useState<ProfileForm>(restored ?? synced);
   // The row fills the form, and keeps it in step until the member edits it (then the member's text wins).
-  const base = useFollowRow(synced, form, setForm);
+  const base = useFollowRow(synced, form, setForm, row !== undefined);
   // Every edit is written through to this device at once (a layout effect runs in the keystroke's own task),
   // so a reload or close right after typing keeps it; a form back at the saved version leaves nothing kept.
   useLayoutEffect(() => {
@@ -152,12 +152,14 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
       });
       return false;
     }
+    const before = { current: base.current, taken: base.taken };
     try {
       const done = getCompleteness(next, answers, hasPreferences).missing.length === 0;
       const saved = toForm(next);
       base.current = saved;
+      base.taken = saved;
       setForm(saved);
-      await saveProfile(db, me, next, done ? { match_preferences_completed: true } : {});
+      await saveProfile(db, me, next, done ? { match_preferences_completed: true } : {}, before.taken.draft);
       toast(
         canUpload
           ? { title: successTitle }
@@ -165,6 +167,8 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
       );
       return true;
     } catch (err) {
+      // Not written: the form stays unsaved (kept on this device) and a second try writes the same changes.
+      Object.assign(base, before);
       const message = err instanceof Error ? err.message : 'Could not save. Please try again.';
       setErrors({ form: message });
       toast({ title: 'Error', description: message, variant: 'destructive' });

@@ -15,6 +15,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       cwd: root,
       stdio: 'inherit',
     });
+  // A server already answering there (another run, a stale one) would be taken for this run's own.
+  const busy = await fetch(`http://127.0.0.1:${port}/health`).then(
+    () => true,
+    () => false,
+  );
+  if (busy)
+    throw new Error(`port ${port} already answers: another run is using it (give this one its own E2E_PORT)`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-e2e-'));
   // Specs that act as the service role (e.g. to insert a notification) read the server's key from here.
   process.env['E2E_DATA_DIR'] = dataDir;

@@ -1,0 +1,10 @@
+// Presence and the session rules (120-minute idle timeout, 60 s validity check) of a signed-in member, on
+// every page (app.tsx mounts it only while someone is signed in; loaded apart from the entry script).
+import { usePresence } from '../session/use-presence.ts';
+import { useSessionRules } from '../session/use-session-rules.ts';
+
+export default function SignedInRules({ userId }: { userId: string }) {
+  usePresence(userId);
+  useSessionRules(true);
+  return null;
+}
