@@ -2,6 +2,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { getAppConfig } from './app-config.ts';
 import { withDeviceClockSessions } from './device-clock.ts';
+import { createRequestGate, withNoRequestOffline } from './network.ts';
 import { withOfflineLocalSignOut } from './offline-sign-out.ts';
 
 const REMEMBER_KEY = 'heartsync.rememberMe';
@@ -61,9 +62,14 @@ export function getSupabase(): Promise<SupabaseClient> {
             flowType: 'implicit',
           },
           // Session expiry judged on this device's clock (a phone set ahead would otherwise refresh forever),
-          // and signing out on this device works offline.
+          // signing out on this device works offline, and no request goes out without a network (network.ts).
           global: {
-            fetch: withOfflineLocalSignOut(withDeviceClockSessions((input, init) => fetch(input, init))),
+            fetch: withOfflineLocalSignOut(
+              withNoRequestOffline(
+                withDeviceClockSessions((input, init) => fetch(input, init)),
+                createRequestGate(),
+              ),
+            ),
           },
         }),
     );
