@@ -1,5 +1,6 @@
 // POST /sync/stream: one member's NDJSON sync stream (checkpoint, data, checkpoint_complete, then diffs),
-// and GET /write-checkpoint2.json, as the PowerSync client expects them.
+// and GET /write-checkpoint2.json, as the PowerSync client expects them. The transport: authentication,
+// the wake-ups, database reads and writes to the socket; what to send is checkpoint-state.ts's.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { JwtClaims } from '../auth/keys.ts';
@@ -11,25 +12,12 @@ import {
   readCheckpoint,
   readOpsJson,
   saveWriteCheckpoint,
-  type BucketChecksum,
-  type StoredOp,
 } from './bucket-storage.ts';
-import type { BucketState, CommittedBatch, Replicator } from './replicator.ts';
-import type { ResolvedBucket } from '@powersync/service-sync-rules';
+import { OPS_PER_LINE, StreamCheckpointState } from './checkpoint-state.ts';
+import type { CommittedBatch, Replicator } from './replicator.ts';
 import { createBucketResolver, type BucketResolver, type LoadedRules } from './rules.ts';
 
 const KEEPALIVE_MS = 20_000;
-const OPS_PER_LINE = 1000;
-const PRIORITY = 3;
-/** Batches a stream keeps to send from memory; past this it reads the database once instead. */
-const MAX_FOLLOWED = 1000;
-
-/** A run of batches a stream followed: the head before and after, and what they did to its buckets. */
-interface Followed {
-  base: bigint;
-  head: bigint;
-  buckets: Map<string, BucketState>;
-}
 
 const opIdSchema = z.string().regex(/^\d{1,19}$/, 'an op id is a decimal integer');
 /** A client id is an identifier: control characters (NUL above all, which PostgreSQL cannot store) are refused. */
@@ -183,9 +171,10 @@ export function registerSyncRoutes(
     });
     const userId = claims.sub;
     const clientId = body.client_id ?? '';
-    const positions = new Map<string, string>((body.buckets ?? []).map((b) => [b.name, b.after]));
-    let sent = new Map<string, BucketChecksum>();
-    let sentWriteCheckpoint: string | undefined;
+    const state = new StreamCheckpointState(
+      clientId,
+      (body.buckets ?? []).map((b) => [b.name, b.after] as const),
+    );
     let closed = false;
     let dirty = true;
     let wake: (() => void) | undefined;
@@ -201,61 +190,14 @@ export function registerSyncRoutes(
     };
     const entry = { userId, sessionId: claims.session_id, end };
     open.add(entry);
-    // Bucket sets and write checkpoints are re-read only when something they depend on changed.
-    let resolveBuckets = true;
-    let readWriteCheckpoint = true;
-    /** The buckets this stream syncs and the parameter lookups that decided them. */
-    let streamBuckets = new Set<string>();
-    let streamLookups = new Set<string>();
-    /** The last checkpoint's op id: every op of the stream's buckets up to it has been sent. */
-    let sentHead: bigint | undefined;
-    /**
-     * Batches committed since, in commit order, holding only this stream's buckets. While they follow on
-     * from sentHead without a gap, the next checkpoint is sent from them with no database read (with
-     * many streams open that is most of the work of a change on PGlite's one connection).
-     */
-    let followed: Followed[] = [];
-    let followBroken = false;
-    const follow = (batch: CommittedBatch) => {
-      if (followBroken) return;
-      if (batch.base === undefined || batch.head === undefined || followed.length >= MAX_FOLLOWED) {
-        followBroken = true;
-        followed = [];
-        return;
-      }
-      const buckets = new Map<string, BucketState>();
-      for (const [b, state] of batch.buckets) if (streamBuckets.has(b)) buckets.set(b, state);
-      const last = followed.at(-1);
-      const base = BigInt(batch.base);
-      // Runs of batches that touch none of the stream's buckets fold into one entry.
-      if (last && last.buckets.size === 0 && buckets.size === 0 && last.head === base) {
-        last.head = BigInt(batch.head);
-      } else {
-        followed.push({ base, head: BigInt(batch.head), buckets });
-      }
-    };
     const onCommitted = (batch: CommittedBatch) => {
-      follow(batch);
-      if (batch.parametersChanged) {
-        const mine = batch.lookups === undefined || [...batch.lookups].some((l) => streamLookups.has(l));
-        if (mine) {
-          resolveBuckets = true;
-          return signal();
-        }
-      }
-      for (const b of batch.buckets.keys()) if (streamBuckets.has(b)) return signal();
+      if (state.committed(batch)) signal();
     };
     replicator.on('committed', onCommitted);
     const myWriteCheckpoints = writeCheckpoints.get(userId) ?? new Set();
     writeCheckpoints.set(userId, myWriteCheckpoints);
-    /** The newest write checkpoint made for this stream's client since the last one sent, if any. */
-    let madeWriteCheckpoint: string | undefined;
     const onWriteCheckpoint = (forClient: string, checkpoint: string) => {
-      if (!clientId || forClient !== clientId) return;
-      if (madeWriteCheckpoint === undefined || BigInt(checkpoint) > BigInt(madeWriteCheckpoint))
-        madeWriteCheckpoint = checkpoint;
-      readWriteCheckpoint = true;
-      signal();
+      if (state.writeCheckpointMade(forClient, checkpoint)) signal();
     };
     myWriteCheckpoints.add(onWriteCheckpoint);
     raw.on('close', () => {
@@ -292,10 +234,7 @@ export function registerSyncRoutes(
       }
     }
 
-    let buckets: ResolvedBucket[] = [];
-    let writeCheckpoint: string | undefined;
     try {
-      let first = true;
       while (!closed) {
         if (!dirty) {
           await new Promise<void>((resolve) => {
@@ -305,145 +244,32 @@ export function registerSyncRoutes(
           continue;
         }
         dirty = false;
-        const priorities = () => new Map(buckets.map((b) => [b.bucket, b.priority]));
-        // From memory: the batches since the last checkpoint, when nothing else changed and none is missing;
-        // a write checkpoint made meanwhile goes with them when they reach it (it is the head at the time, and
-        // this process's batches up to it were all followed), else the database is read.
-        if (
-          !first &&
-          !resolveBuckets &&
-          (!readWriteCheckpoint || madeWriteCheckpoint !== undefined) &&
-          sentHead !== undefined &&
-          !followBroken
-        ) {
-          const run = followed.filter((f) => f.head > sentHead!);
-          const gapless = run.every((f, i) => f.base === (i === 0 ? sentHead : run[i - 1]?.head));
-          const reached = run.at(-1)?.head ?? sentHead;
-          if (gapless && (madeWriteCheckpoint === undefined || BigInt(madeWriteCheckpoint) <= reached)) {
-            followed = [];
-            if (madeWriteCheckpoint !== undefined) {
-              writeCheckpoint = madeWriteCheckpoint;
-              madeWriteCheckpoint = undefined;
-              readWriteCheckpoint = false;
-            }
-            const last = run.at(-1);
-            if (!last && writeCheckpoint === sentWriteCheckpoint) continue;
-            const touched = new Map<string, { state: BucketState; ops: StoredOp[] }>();
-            for (const f of run) {
-              for (const [bucket, state] of f.buckets) {
-                const t = touched.get(bucket) ?? { state, ops: [] };
-                t.state = state;
-                t.ops.push(...state.ops);
-                touched.set(bucket, t);
-              }
-            }
-            const head = String(reached);
-            sentHead = reached;
-            if (touched.size === 0 && writeCheckpoint === sentWriteCheckpoint) continue;
-            const priority = priorities();
-            // One write for the whole checkpoint: the client gets it in one chunk.
-            const lines = [
-              JSON.stringify({
-                checkpoint_diff: {
-                  last_op_id: head,
-                  updated_buckets: [...touched].map(([bucket, t]) => ({
-                    bucket,
-                    checksum: t.state.checksum,
-                    priority: priority.get(bucket) ?? PRIORITY,
-                    count: t.state.count,
-                  })),
-                  removed_buckets: [],
-                  ...(writeCheckpoint ? { write_checkpoint: writeCheckpoint } : {}),
-                },
-              }),
-            ];
-            for (const [bucket, t] of touched) {
-              let after = positions.get(bucket) ?? '0';
-              for (let i = 0; i < t.ops.length; i += OPS_PER_LINE) {
-                const page = t.ops.slice(i, i + OPS_PER_LINE);
-                const next = page.at(-1)?.op_id ?? after;
-                lines.push(
-                  JSON.stringify({
-                    data: {
-                      bucket,
-                      after,
-                      next_after: next,
-                      has_more: i + OPS_PER_LINE < t.ops.length,
-                      data: page,
-                    },
-                  }),
-                );
-                after = next;
-              }
-              positions.set(bucket, after);
-              sent.set(bucket, { bucket, checksum: t.state.checksum, count: t.state.count });
-            }
-            lines.push(JSON.stringify({ checkpoint_complete: { last_op_id: head } }));
-            sentWriteCheckpoint = writeCheckpoint;
-            await writeText(`${lines.join('\n')}\n`);
-            continue;
-          }
+        const fromMemory = state.fromMemory();
+        if (fromMemory === null) continue;
+        if (fromMemory !== undefined) {
+          await writeText(fromMemory);
+          continue;
         }
-        if (resolveBuckets) {
-          resolveBuckets = false;
+        if (state.takeResolve()) {
           const used = new Set<string>();
-          buckets = await resolver.resolve((lookups) => {
+          const buckets = await resolver.resolve((lookups) => {
             for (const l of lookups) used.add(l);
             return findParameterSets(ctx.db, lookups);
           });
-          streamLookups = used;
+          state.setBuckets(buckets, used);
         }
-        // Batches read from here on are filtered by the current buckets.
-        streamBuckets = new Set(buckets.map((b) => b.bucket));
-        if (readWriteCheckpoint) {
-          readWriteCheckpoint = false;
-          madeWriteCheckpoint = undefined;
-          writeCheckpoint = clientId ? await findWriteCheckpoint(ctx.db, userId, clientId) : undefined;
+        const names = state.bucketsToRead();
+        if (state.takeWriteCheckpointRead()) {
+          state.setWriteCheckpoint(
+            clientId ? await findWriteCheckpoint(ctx.db, userId, clientId) : undefined,
+          );
         }
-        const names = buckets.map((b) => b.bucket);
         const { head, checksums } = await readCheckpoint(ctx.db, names);
-        // The checkpoint read holds every batch up to head; later ones are followed from it.
-        sentHead = BigInt(head);
-        followed = followed.filter((f) => f.head > sentHead!);
-        followBroken = false;
-        const priority = priorities();
-        const describe = (c: BucketChecksum) => ({
-          bucket: c.bucket,
-          checksum: c.checksum,
-          priority: priority.get(c.bucket) ?? PRIORITY,
-          count: c.count,
-        });
-        let toSend: string[];
-        if (first) {
-          await write({
-            checkpoint: {
-              last_op_id: head,
-              buckets: [...checksums.values()].map(describe),
-              ...(writeCheckpoint ? { write_checkpoint: writeCheckpoint } : {}),
-            },
-          });
-          toSend = names;
-        } else {
-          const updated = [...checksums.values()].filter((c) => {
-            const before = sent.get(c.bucket);
-            return !before || before.checksum !== c.checksum || before.count !== c.count;
-          });
-          const removed = [...sent.keys()].filter((b) => !checksums.has(b));
-          if (updated.length === 0 && removed.length === 0 && writeCheckpoint === sentWriteCheckpoint)
-            continue;
-          await write({
-            checkpoint_diff: {
-              last_op_id: head,
-              updated_buckets: updated.map(describe),
-              removed_buckets: removed,
-              ...(writeCheckpoint ? { write_checkpoint: writeCheckpoint } : {}),
-            },
-          });
-          for (const b of removed) positions.delete(b);
-          toSend = updated.map((c) => c.bucket);
-        }
-        for (const bucket of toSend) {
-          let after = positions.get(bucket) ?? '0';
+        const plan = state.planFromRead(head, checksums);
+        if (!plan) continue;
+        await write(plan.line);
+        for (const bucket of plan.toSend) {
+          let after = state.position(bucket);
           for (;;) {
             if (closed) break;
             const page = await readOpsJson(ctx.db, bucket, after, head, OPS_PER_LINE);
@@ -462,12 +288,10 @@ export function registerSyncRoutes(
             // other request (and, in one process, the client reading it) until its last page: yield.
             await new Promise((resolve) => setImmediate(resolve));
           }
-          positions.set(bucket, after);
+          state.setPosition(bucket, after);
         }
         await write({ checkpoint_complete: { last_op_id: head } });
-        sent = checksums;
-        sentWriteCheckpoint = writeCheckpoint;
-        first = false;
+        state.completed(checksums);
       }
     } catch (e) {
       request.log.error({ err: e }, 'sync stream failed');
