@@ -20,13 +20,17 @@ export interface SyncService {
   compact: () => ReturnType<typeof compactBuckets>;
 }
 
-const services = new WeakMap<FastifyInstance, SyncService>();
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The running sync service, set by the sync part (tests flush and compact through it). */
+    syncService?: SyncService;
+  }
+}
 
 /** The running sync service of an app (tests use it to flush and compact). */
 export function getSyncService(app: FastifyInstance): SyncService {
-  const s = services.get(app);
-  if (!s) throw new Error('the sync part is not registered on this app');
-  return s;
+  if (!app.syncService) throw new Error('the sync part is not registered on this app');
+  return app.syncService;
 }
 
 /** More bucket names than this in one batch are not listed: the other processes' streams all re-read. */
@@ -111,7 +115,7 @@ export function createSyncPart(options: SyncPartOptions = {}) {
       ...(options.keepaliveMs ? { keepaliveMs: options.keepaliveMs } : {}),
     });
     const compact = () => compactBuckets(ctx.db);
-    services.set(app, { rules, replicator, compact });
+    app.decorate('syncService', { rules, replicator, compact });
     const timer = setInterval(
       () => {
         compact().catch((e: Error) => ctx.log.error(`sync compaction failed: ${e.message}`));
