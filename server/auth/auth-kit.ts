@@ -11,6 +11,7 @@ import { consumeOneTimeToken, issueOneTimeToken, type OneTimeTokenType } from '.
 import type { SessionJson } from './sessions.ts';
 import { createOpaqueToken, hashToken } from './tokens.ts';
 import { findUserById, isUserActive, type UserRow } from './users.ts';
+import { getSafeRedirect } from './redirects.ts';
 
 export const USER_RETURNING = `returning id, email, encrypted_password, email_confirmed_at, confirmation_sent_at,
   recovery_sent_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at,
@@ -169,6 +170,11 @@ export function createAuthKit(ctx: AppContext) {
     recovery: '/reset-password',
   };
 
+  /** Where a mailed link of this type leads: the request's `redirect_to` when it is ours, else the default. */
+  function redirectFor(req: FastifyRequest, type: OneTimeTokenType): string {
+    return getSafeRedirect(getQuery(req)['redirect_to'], config.publicUrl, defaultRedirects[type]);
+  }
+
   /** Consumes a mailed token and opens the session it grants; undefined when the link is not valid. */
   async function verifyLink(
     token: string,
@@ -236,7 +242,7 @@ export function createAuthKit(ctx: AppContext) {
     contestSignup,
     sendLinkMail,
     afterAnswer,
-    defaultRedirects,
+    redirectFor,
     verifyLink,
     parseLinkType,
   };

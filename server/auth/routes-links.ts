@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isDatabaseError } from '../db/database.ts';
 import { AuthHttpError, validationFailed } from './errors.ts';
 import { assertPasswordAllowed, hashPassword } from './passwords.ts';
-import { getSafeRedirect, withFragment } from './redirects.ts';
+import { withFragment } from './redirects.ts';
 import { hashToken } from './tokens.ts';
 import {
   findUserByEmail,
@@ -22,14 +22,13 @@ import { USER_RETURNING, getBody, getQuery, type AuthKit } from './auth-kit.ts';
 
 export function registerLinkRoutes(scope: FastifyInstance, kit: AuthKit): void {
   const {
-    config,
     db,
     limiter,
     useSignupBinding,
     contestSignup,
     sendLinkMail,
     afterAnswer,
-    defaultRedirects,
+    redirectFor,
     verifyLink,
     parseLinkType,
   } = kit;
@@ -42,11 +41,7 @@ export function registerLinkRoutes(scope: FastifyInstance, kit: AuthKit): void {
     assertPasswordAllowed(password);
     const metadata = sanitizeUserMetadata(body['data']);
     limiter.hit([`signup:email:${email}`]);
-    const redirectTo = getSafeRedirect(
-      getQuery(req)['redirect_to'],
-      config.publicUrl,
-      defaultRedirects.signup,
-    );
+    const redirectTo = redirectFor(req, 'signup');
     // Hashing happens on every path, so a registered address does not answer measurably faster.
     const passwordHash = await hashPassword(password);
 
@@ -100,7 +95,7 @@ export function registerLinkRoutes(scope: FastifyInstance, kit: AuthKit): void {
   scope.get('/verify', async (req, reply: FastifyReply) => {
     const q = getQuery(req);
     const type = parseLinkType(q['type']) ?? 'signup';
-    const redirectTo = getSafeRedirect(q['redirect_to'], config.publicUrl, defaultRedirects[type]);
+    const redirectTo = redirectFor(req, type);
     limiter.hit([`verify:ip:${req.ip}`]);
     const token = q['token'];
     const session =
@@ -148,11 +143,7 @@ export function registerLinkRoutes(scope: FastifyInstance, kit: AuthKit): void {
     limiter.hit([`recover:ip:${req.ip}`]);
     const email = getNormalizedEmail(getBody(req)['email']);
     limiter.hit([`recover:email:${email}`]);
-    const redirectTo = getSafeRedirect(
-      getQuery(req)['redirect_to'],
-      config.publicUrl,
-      defaultRedirects.recovery,
-    );
+    const redirectTo = redirectFor(req, 'recovery');
     const user = await findUserByEmail(db, email);
     // Same answer, in the same time, either way: only a registered address gets a mail, made and sent
     // after the answer, so the response's timing tells nothing about the address (issue 13).
@@ -167,11 +158,7 @@ export function registerLinkRoutes(scope: FastifyInstance, kit: AuthKit): void {
     if (body['type'] !== 'signup') throw validationFailed('Only type signup can be resent');
     const email = getNormalizedEmail(body['email']);
     limiter.hit([`signup:email:${email}`]);
-    const redirectTo = getSafeRedirect(
-      getQuery(req)['redirect_to'],
-      config.publicUrl,
-      defaultRedirects.signup,
-    );
+    const redirectTo = redirectFor(req, 'signup');
     // Every caller gets the binding cookie, so its presence tells nothing about the address.
     const bindingHash = hashToken(useSignupBinding(req, reply));
     const user = await findUserByEmail(db, email);
