@@ -1,6 +1,7 @@
 // The one supabase-js client of the PWA, created from the app configuration; "Remember me" picks where the session lives.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { getAppConfig } from './app-config.ts';
+import type { Database } from './database.types.ts';
 import { withDeviceClockSessions } from './device-clock.ts';
 import { createRequestGate, withNoRequestOffline } from './network.ts';
 import { withOfflineLocalSignOut } from './offline-sign-out.ts';
@@ -44,15 +45,18 @@ export const rememberMeStorage = {
   },
 };
 
-let client: Promise<SupabaseClient> | undefined;
+/** supabase-js typed with the tables, views and functions the migrations define (database.types.ts). */
+export type HeartSyncClient = SupabaseClient<Database>;
+
+let client: Promise<HeartSyncClient> | undefined;
 
 /** The shared client; the first call loads the configuration. */
-export function getSupabase(): Promise<SupabaseClient> {
+export function getSupabase(): Promise<HeartSyncClient> {
   if (!client) {
     // Loaded on demand so the landing page's first paint does not wait for the client library.
     client = Promise.all([getAppConfig(), import('@supabase/supabase-js')]).then(
       ([config, { createClient }]) =>
-        createClient(config.supabaseUrl, config.anonKey, {
+        createClient<Database>(config.supabaseUrl, config.anonKey, {
           auth: {
             storage: rememberMeStorage,
             persistSession: true,

@@ -1,5 +1,6 @@
 // Records the spec's security events: always to the console, and to security_events through the
 // log_security_events RPC, batched by src/domain/security-event-queue.ts so the logger never feeds on itself.
+import type { Json } from '../data/database.types.ts';
 import { getSupabase } from '../data/supabase-client.ts';
 import { allowsAnalytics, parseCookieConsent, COOKIE_CONSENT_KEY } from '../domain/cookie-consent.ts';
 import { SecurityEventQueue } from '../domain/security-event-queue.ts';
@@ -53,7 +54,8 @@ function getQueue(): SecurityEventQueue {
     schedule: (fn, ms) => void setTimeout(fn, ms),
     async send(events) {
       const sb = await getSupabase();
-      const { error } = await sb.rpc('log_security_events', { events });
+      // Each event's details are JSON by construction (the queue's callers pass plain values).
+      const { error } = await sb.rpc('log_security_events', { events: events as unknown as Json });
       if (error) throw new Error(error.message);
     },
   });
