@@ -27,7 +27,7 @@ import { getMembershipLabel } from '../domain/subscription.ts';
 import { OnlineIndicator } from '../ui/online-indicator.tsx';
 import { ThemeMenu } from '../ui/theme-menu.tsx';
 import { toast } from '../ui/toast-store.ts';
-import { useUnreadLikesCount } from '../features/likes/likes-queries.ts';
+import { useUnreadLikesCount } from '../features/likes/likes-api.ts';
 import { MemberPhoto, parseList } from '../features/profile/member-photo.tsx';
 import { useUnreadCounts } from '../features/notifications/unread-store.ts';
 import { useShownEntitlement } from '../session/use-entitlement.ts';

@@ -2,7 +2,7 @@
 // counts as the sidebar. Hidden from md up, where the sidebar is.
 import { Heart, HeartHandshake, MessageCircle, Search, User, type LucideIcon } from 'lucide-react';
 import { NavLink } from 'react-router-dom';
-import { useUnreadLikesCount } from '../features/likes/likes-queries.ts';
+import { useUnreadLikesCount } from '../features/likes/likes-api.ts';
 import { useUnreadCounts } from '../features/notifications/unread-store.ts';
 
 const TABS: { label: string; to: string; icon: LucideIcon; badge?: 'likes' | 'messages' }[] = [

@@ -1,5 +1,5 @@
 // The Wingman's calls to the server (issue 17): asking the member's agent for a reply draft in a conversation
-// that waits on them. The server decides whether a draft may be written and writes it; it reaches the thread
+// that waits on them, and undoing an action of the agent. The server decides whether a draft may be written and writes it; it reaches the thread
 // through sync like every other row.
 import { getSupabase } from '../../data/supabase-client.ts';
 import { isOnline } from '../../data/network.ts';
@@ -22,4 +22,10 @@ export function requestReplyDraft(conversationId: string, waitingMessageId: stri
     // A refusal that may pass (offline meanwhile, the server busy) lets a later opening ask again.
     if (error) asked.delete(waitingMessageId);
   })().catch(() => asked.delete(waitingMessageId));
+}
+
+/** Undoes one of the agent's actions (the server checks it is the member's and still undoable). */
+export async function undoAgentAction(activityId: string): Promise<{ hint?: string } | null> {
+  const { error } = await (await getSupabase()).rpc('undo_agent_action', { activity_id: activityId });
+  return error;
 }

@@ -5,9 +5,9 @@
 import { Heart, MessageCircle, Pause, PenLine, Play, Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import { useQuery, useReplica } from '../../data/replica.tsx';
-import { getSupabase } from '../../data/supabase-client.ts';
 import { toast } from '../../ui/toast-store.ts';
 import { isOnline } from '../../data/network.ts';
+import { undoAgentAction } from './wingman-api.ts';
 
 interface SettingsRow {
   paused: number | null;
@@ -104,7 +104,7 @@ export function WingmanPanel({ me, highAutonomy }: { me: string; highAutonomy: b
 
   async function undo(a: ActivityRow) {
     setUndoing(a.id);
-    const { error } = await (await getSupabase()).rpc('undo_agent_action', { activity_id: a.id });
+    const error = await undoAgentAction(a.id);
     setUndoing(undefined);
     if (error)
       toast({

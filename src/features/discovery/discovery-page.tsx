@@ -10,7 +10,7 @@ import { getInteractionId } from '../../domain/ids.ts';
 import { getLabel } from '../../domain/labels.ts';
 import { toast } from '../../ui/toast-store.ts';
 import { useLikeLimit } from '../likes/like-limit-prompt.tsx';
-import { writeInteraction } from '../likes/likes-queries.ts';
+import { writeInteraction } from '../likes/likes-data.ts';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
 import { blockMember } from '../reports/report-api.ts';
 import { ReportDialog } from '../reports/report-dialog.tsx';

@@ -12,9 +12,9 @@ import {
   UNREAD_LIKES_KEY,
   useMarkLikesSeen,
   useReceivedLikes,
-  writeInteraction,
   type ReceivedLike,
-} from './likes-queries.ts';
+} from './likes-api.ts';
+import { writeInteraction } from './likes-data.ts';
 
 export default function LikesPage() {
   const { user } = useAuth();

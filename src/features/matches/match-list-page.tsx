@@ -10,7 +10,7 @@ import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
 import { ReportDialog } from '../reports/report-dialog.tsx';
-import { useMatches, type MatchRow } from './match-queries.ts';
+import { useMatches, type MatchRow } from './matches-data.ts';
 
 export default function MatchListPage() {
   const { user } = useAuth();

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
-import { useMatches, type MatchRow } from './match-queries.ts';
+import { useMatches, type MatchRow } from './matches-data.ts';
 
 /** Mount once inside the replica provider; matches already known when it mounts never pop up. */
 export function MatchPopup() {

@@ -16,7 +16,7 @@ import {
 import { useQuery as useTanstackQuery } from '@tanstack/react-query';
 import { useAuth } from '../../session/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
-import { getSupabase } from '../../data/supabase-client.ts';
+import { signChatMedia, uploadChatPhoto } from './messages-api.ts';
 import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unsent-text.ts';
 import { MemberPhoto } from '../profile/member-photo.tsx';
 import { blockMember } from '../reports/report-api.ts';
@@ -63,7 +63,6 @@ import {
 import { useTyping } from './use-typing.ts';
 import { isOnline } from '../../data/network.ts';
 
-const CHAT_MEDIA_BUCKET = 'chat-media';
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 const IMAGE_MAX_BYTES = 8 * 1024 * 1024;
 const DRAFT_SAVE_DELAY_MS = 300;
@@ -163,12 +162,7 @@ function ChatImage({ path, size }: { path: string; size: ImageMeta | undefined }
     queryKey: ['chat-media', path],
     // Chat media URLs live 10 minutes (the server's limit for members' media): re-signed well before.
     staleTime: 5 * 60 * 1000,
-    queryFn: async () => {
-      const sb = await getSupabase();
-      const { data: signed, error } = await sb.storage.from(CHAT_MEDIA_BUCKET).createSignedUrl(path, 600);
-      if (error) throw error;
-      return signed.signedUrl;
-    },
+    queryFn: () => signChatMedia(path),
   });
   // The size from the message's metadata reserves the photo's box, so the thread does not jump when it loads.
   const box = size
@@ -465,14 +459,8 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
     }
     setUploading(true);
     try {
-      const sb = await getSupabase();
-      const ext = file.type.split('/')[1] ?? 'jpg';
-      const path = `${c.id}/${me}/${crypto.randomUUID()}.${ext}`;
       const size = await findPhotoSize(file);
-      const { error } = await sb.storage
-        .from(CHAT_MEDIA_BUCKET)
-        .upload(path, file, { contentType: file.type });
-      if (error) throw error;
+      const path = await uploadChatPhoto(c.id, me, file);
       await sendMessage(db, {
         conversationId: c.id,
         me,

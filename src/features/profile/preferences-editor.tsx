@@ -6,7 +6,7 @@ import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
 import { toast } from '../../ui/toast-store.ts';
 import { parseList } from './member-photo.tsx';
 import { Checks, Field, PendingNote, Select, useFollowRow } from './profile-fields.tsx';
-import { savePreferences } from './profile-api.ts';
+import { savePreferences } from './profile-data.ts';
 import {
   GENDER_OPTIONS,
   GOAL_OPTIONS,

@@ -13,7 +13,7 @@ import { parseList } from './member-photo.tsx';
 import { PhotosEditor } from './photos-editor.tsx';
 import { PreferencesEditor } from './preferences-editor.tsx';
 import { Checks, Field, PendingNote, Select, useFollowRow, useUploadPossible } from './profile-fields.tsx';
-import { markProfileComplete, saveProfile } from './profile-api.ts';
+import { markProfileComplete, saveProfile } from './profile-data.ts';
 import {
   BUILDER_STEPS,
   EDUCATION_OPTIONS,

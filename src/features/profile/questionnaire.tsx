@@ -6,7 +6,7 @@ import type { ReplicaRow } from '../../data/schema.ts';
 import { toast } from '../../ui/toast-store.ts';
 import { parseList } from './member-photo.tsx';
 import { PendingNote, useUploadPossible } from './profile-fields.tsx';
-import { saveAnswers, type AnswerDraft } from './profile-api.ts';
+import { saveAnswers, type AnswerDraft } from './profile-data.ts';
 
 const IMPORTANCE = ['Irrelevant', 'A little', 'Somewhat', 'Very important'];
 

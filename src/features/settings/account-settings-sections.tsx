@@ -2,10 +2,10 @@
 import { useState, type FormEvent } from 'react';
 import { useAuth } from '../../session/auth-context.tsx';
 import { useQuery, useReplica } from '../../data/replica.tsx';
-import { getSupabase } from '../../data/supabase-client.ts';
 import { checkPasswordStrict } from '../../domain/password-rules.ts';
 import { toast } from '../../ui/toast-store.ts';
 import { updatePassword } from '../accounts/auth-actions.ts';
+import { fetchDataExport } from './settings-api.ts';
 import { NOTIFY_MESSAGES_KEY, setDeviceSetting, useDeviceSetting } from '../messages/messages-data.ts';
 
 export function ChangePasswordSection() {
@@ -194,10 +194,7 @@ export function DataExportSection() {
   async function onExport() {
     setBusy(true);
     try {
-      const sb = await getSupabase();
-      const { data, error } = await sb.functions.invoke<unknown>('export-data', { method: 'POST' });
-      if (error || data === null) throw error ?? new Error('empty export');
-      const text = typeof data === 'string' ? data : JSON.stringify(data, null, 2);
+      const text = await fetchDataExport();
       const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
       const a = document.createElement('a');
       a.href = url;

@@ -1,8 +1,7 @@
-// Received likes (pages of 20, fresh 2 min), the unread count (fresh 1 min), mark-seen and the like/skip write to the replica.
+// The likes' calls to the server: received likes (pages of 20, fresh 2 min), the unread count (fresh 1 min) and
+// mark-seen. The like and skip writes go to the replica: likes-data.ts.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PowerSyncDatabase } from '../../data/replica.tsx';
 import { getSupabase } from '../../data/supabase-client.ts';
-import { getInteractionId } from '../../domain/ids.ts';
 
 export const LIKES_PAGE_SIZE = 20;
 export const RECEIVED_LIKES_STALE_MS = 2 * 60 * 1000;
@@ -67,21 +66,4 @@ export function useMarkLikesSeen() {
     },
     onSuccess: () => qc.setQueryData(UNREAD_LIKES_KEY, 0),
   });
-}
-
-/**
- * Writes a like or skip to the replica with the pair's deterministic id: it shows at once, queues
- * offline and uploads later; two devices sending the same one land on one row.
- */
-export async function writeInteraction(
-  db: PowerSyncDatabase,
-  userId: string,
-  targetId: string,
-  type: 'like' | 'skip',
-): Promise<void> {
-  await db.execute(
-    `insert or ignore into user_interactions (id, user_id, target_id, interaction_type, created_at)
-     values (?, ?, ?, ?, ?)`,
-    [getInteractionId(userId, targetId), userId, targetId, type, new Date().toISOString()],
-  );
 }

@@ -7,7 +7,7 @@ import {
   toPreferenceColumns,
   toProfileColumns,
   type ReplicaWriter,
-} from './profile-api.ts';
+} from './profile-data.ts';
 import type { PreferencesDraft, ProfileDraft } from './profile-rules.ts';
 
 const draft: ProfileDraft = {
