@@ -393,6 +393,15 @@ export type SyncedTableName = keyof typeof SYNCED_TABLES;
 export type TableName = keyof Database;
 /** A row of a local table as the replica returns it (id included). */
 export type ReplicaRow<T extends TableName> = Database[T] & { id: string };
+/**
+ * Some columns of a replica row (a feature's select list), typed from the schema rather than copied by hand;
+ * `Required` lists the columns the server declares NOT NULL, which the replica's types cannot know.
+ */
+export type ReplicaColumns<
+  T extends TableName,
+  K extends keyof ReplicaRow<T>,
+  Required extends K = never,
+> = Pick<ReplicaRow<T>, Exclude<K, Required>> & { [P in Required]: NonNullable<ReplicaRow<T>[P]> };
 
 /**
  * Synced columns whose server type is an array or json(b): the replica keeps them as JSON text, so

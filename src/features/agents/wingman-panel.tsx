@@ -3,18 +3,17 @@
 // for a like that made no match). Switches live in the replica (wingman_settings) and work offline; the log is
 // written by the server's job (0123) and synced here.
 import { Heart, MessageCircle, Pause, PenLine, Play, Undo2 } from 'lucide-react';
+import type { ReplicaColumns } from '../../data/schema.ts';
 import { useState } from 'react';
 import { useQuery, useReplica } from '../../data/replica.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { isOnline } from '../../data/network.ts';
 import { undoAgentAction } from './wingman-api.ts';
 
-interface SettingsRow {
-  paused: number | null;
-  daily_like_cap: number | null;
-  daily_message_cap: number | null;
-  accept_agent_messages: number | null;
-}
+type SettingsRow = ReplicaColumns<
+  'wingman_settings',
+  'paused' | 'daily_like_cap' | 'daily_message_cap' | 'accept_agent_messages'
+>;
 
 interface ActivityRow {
   id: string;

@@ -4,6 +4,7 @@
 // conversation starters from what both share (from the agent, or the built-in coach for a member without one). Each is labelled as AI help and
 // takes a thumbs up or down; a turned-down topic is never offered again. Nothing is sent without the member.
 import { Check, Pencil, Sparkles, ThumbsDown, ThumbsUp, X } from 'lucide-react';
+import type { ReplicaColumns } from '../../data/schema.ts';
 import { useEffect, useMemo } from 'react';
 import { useQuery, useReplica } from '../../data/replica.tsx';
 import { getConversationStarters, normalizeInterest } from '../../domain/wingman.ts';
@@ -15,11 +16,7 @@ interface AgentRow {
   name: string;
   autonomy_level: string | null;
 }
-interface DraftRow {
-  id: string;
-  content: string;
-  reply_to: string | null;
-}
+type DraftRow = ReplicaColumns<'agent_drafts', 'id' | 'content' | 'reply_to', 'id' | 'content'>;
 interface FeedbackRow {
   subject: string;
   subject_ref: string;

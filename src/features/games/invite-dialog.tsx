@@ -1,6 +1,7 @@
 // Inviting a match to a game (issue 19): the four games, and for Story Builder one of the 24 themes by category
 // and difficulty. Works offline: the session and the thread's card queue like any write.
 import { useState } from 'react';
+import type { ReplicaColumns } from '../../data/schema.ts';
 import { useNavigate } from 'react-router-dom';
 import { useQuery, useReplica } from '../../data/replica.tsx';
 import { isGameType, type GameType } from '../../domain/games.ts';
@@ -10,19 +11,13 @@ import { toast } from '../../ui/toast-store.ts';
 import { GameIcon } from './game-icons.tsx';
 import { inviteToGame } from './games-data.ts';
 
-interface GameTypeRow {
-  id: string;
-  name: string;
-  description: string;
-}
+type GameTypeRow = ReplicaColumns<'game_types', 'id' | 'name' | 'description', 'id' | 'name' | 'description'>;
 
-interface ThemeRow {
-  id: string;
-  title: string;
-  description: string;
-  category: string;
-  difficulty: string;
-}
+type ThemeRow = ReplicaColumns<
+  'story_themes',
+  'id' | 'title' | 'description' | 'category' | 'difficulty',
+  'id' | 'title' | 'description' | 'category' | 'difficulty'
+>;
 
 export function InviteDialog({
   me,

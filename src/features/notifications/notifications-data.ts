@@ -1,17 +1,14 @@
 // Notifications on the local replica: newest first, unread count, mark one or all read (uploaded as read_at updates),
 // and likes in a row shown as one entry ("5 people liked you").
 import { useQuery, type PowerSyncDatabase } from '../../data/replica.tsx';
+import type { ReplicaColumns } from '../../data/schema.ts';
 
-export interface NotificationRow {
-  id: string;
-  type: string;
-  title: string;
-  body: string | null;
-  link: string | null;
-  data: string | null;
-  read_at: string | null;
-  created_at: string;
-}
+/** What the lists read of a notification (type, title and created_at are NOT NULL on the server). */
+export type NotificationRow = ReplicaColumns<
+  'notifications',
+  'id' | 'type' | 'title' | 'body' | 'link' | 'data' | 'read_at' | 'created_at',
+  'id' | 'type' | 'title' | 'created_at'
+>;
 
 export function useNotifications(me: string) {
   return useQuery<NotificationRow>(
