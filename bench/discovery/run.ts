@@ -1,8 +1,11 @@
 // Benchmark: get_discovery_candidates over 100k and 1M synthetic profiles on PostgreSQL, called through the
 // REST RPC endpoint of the full server vs the same function called directly in SQL as the same member,
-// interleaved in one run. Prints p50/p95/p99 of both at each size and, on the last line, the REST/raw
-// ratio of the p50s at each size and the raw p99 at the largest (goal: ratio <= 1.5x, raw p99 <= 50 ms at 1M).
-// BENCH_DATABASE_URL (PostgreSQL) is required; BENCH_SIZES (default "100000,1000000"), BENCH_CALLS (default 50).
+// interleaved in one run, for members of several shapes: the default (wide: ages 25-45, 100+ km), a narrow
+// distance band (under 5 km), a narrow age range (30-31), both narrow, and a search nobody matches (empty).
+// Prints p50/p95/p99 of both per shape and size and, on the last line, per shape at the largest size the raw
+// p99 and the REST/raw ratio of the p50s (goal, issue 21: raw p99 <= 25 ms for each, REST <= 1.2x raw).
+// BENCH_DATABASE_URL (PostgreSQL) is required; BENCH_SIZES (default "100000,1000000"), BENCH_CALLS (default
+// 50 per shape), BENCH_SHAPES (default all: wide,narrow-distance,narrow-age,narrow-both,empty).
 // Each size gets a fresh database (created next to BENCH_DATABASE_URL and dropped afterwards).
 import { performance } from 'node:perf_hooks';
 
@@ -43,10 +46,113 @@ function summarize(label: string, ms: number[]): Summary {
   return r;
 }
 
-interface SizeResult {
-  profiles: number;
+/** A member's search: the function's arguments, and how many candidates it must find (undefined: any). */
+interface Shape {
+  name: string;
+  args: {
+    limit_count: number;
+    filter_min_age?: number;
+    filter_max_age?: number;
+    filter_max_distance_band?: string;
+    filter_genders?: string[];
+  };
+  expect?: (found: number) => boolean;
+}
+
+const ALL_SHAPES: Shape[] = [
+  { name: 'wide', args: { limit_count: 20 }, expect: (n) => n === 20 },
+  { name: 'narrow-distance', args: { limit_count: 20, filter_max_distance_band: 'under 5 km' } },
+  { name: 'narrow-age', args: { limit_count: 20, filter_min_age: 30, filter_max_age: 31 } },
+  {
+    name: 'narrow-both',
+    args: { limit_count: 20, filter_min_age: 30, filter_max_age: 31, filter_max_distance_band: 'under 5 km' },
+  },
+  // Nobody generated is "other": the whole pool is searched and nothing found.
+  { name: 'empty', args: { limit_count: 20, filter_genders: ['other'] }, expect: (n) => n === 0 },
+];
+const wanted = (process.env['BENCH_SHAPES'] ?? ALL_SHAPES.map((x) => x.name).join(',')).split(',');
+const SHAPES = ALL_SHAPES.filter((x) => wanted.includes(x.name));
+if (SHAPES.length !== wanted.length) {
+  throw new Error(`BENCH_SHAPES takes ${ALL_SHAPES.map((x) => x.name).join(', ')}`);
+}
+
+interface ShapeResult {
+  shape: string;
+  found: number;
   raw: Summary;
   rest: Summary;
+}
+
+interface SizeResult {
+  profiles: number;
+  shapes: ShapeResult[];
+}
+
+type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+async function runShape(
+  url: string,
+  anonKey: string,
+  token: string,
+  db: TestServer['db'],
+  me: string,
+  shape: Shape,
+): Promise<ShapeResult> {
+  const body = JSON.stringify(shape.args);
+  const callRest = async () => {
+    const r = await fetch(`${url}/rest/v1/rpc/get_discovery_candidates`, {
+      method: 'POST',
+      headers: { apikey: anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body,
+    });
+    if (!r.ok) throw new Error(`REST ${r.status}: ${await r.text()}`);
+    return ((await r.json()) as { id: string }[]).map((c) => c.id);
+  };
+  const a = shape.args;
+  const params = [
+    a.limit_count,
+    a.filter_min_age ?? null,
+    a.filter_max_age ?? null,
+    a.filter_max_distance_band ?? null,
+    a.filter_genders ?? null,
+  ];
+  const callRaw = async () =>
+    asActor(db, member(me), async (tx) => {
+      const r = await tx.query<{ id: string }>(
+        `select * from public.get_discovery_candidates($1, $2, $3, $4, $5)`,
+        params,
+      );
+      return r.rows.map((c) => c.id);
+    });
+
+  // Warm-up, and both must answer the same deck.
+  const [restDeck, rawDeck] = [await callRest(), await callRaw()];
+  if (shape.expect && !shape.expect(rawDeck.length))
+    throw new Error(`${shape.name}: SQL returned ${rawDeck.length} candidates`);
+  if (restDeck.join() !== rawDeck.join())
+    throw new Error(`${shape.name}: REST and SQL returned different decks`);
+  for (let i = 0; i < 3; i++) await Promise.all([callRest(), callRaw()]);
+
+  const rest: number[] = [];
+  const raw: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    // Interleaved, so drift on a shared machine hits both alike.
+    let s = performance.now();
+    await callRaw();
+    raw.push(performance.now() - s);
+    s = performance.now();
+    await callRest();
+    rest.push(performance.now() - s);
+  }
+  console.log(` ${shape.name} (${rawDeck.length} found):`);
+  const result = {
+    shape: shape.name,
+    found: rawDeck.length,
+    raw: summarize('raw SQL ', raw),
+    rest: summarize('REST RPC', rest),
+  };
+  console.log(`  ratio REST/raw p50: ${(result.rest.p50 / result.raw.p50).toFixed(2)}x`);
+  return result;
 }
 
 async function runSize(profiles: number): Promise<SizeResult> {
@@ -77,42 +183,9 @@ async function runSize(profiles: number): Promise<SizeResult> {
     });
     if (!signIn.ok) throw new Error(`sign-in ${signIn.status}: ${await signIn.text()}`);
     const token = ((await signIn.json()) as { access_token: string }).access_token;
-    const body = JSON.stringify({ limit_count: 20 });
-    const callRest = async () => {
-      const r = await fetch(`${t.url}/rest/v1/rpc/get_discovery_candidates`, {
-        method: 'POST',
-        headers: { apikey: t.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body,
-      });
-      if (!r.ok) throw new Error(`REST ${r.status}: ${await r.text()}`);
-      return ((await r.json()) as { id: string }[]).map((c) => c.id);
-    };
-    const callRaw = async () =>
-      asActor(t.db, member(me), async (tx) => {
-        const r = await tx.query<{ id: string }>(`select * from public.get_discovery_candidates(20)`);
-        return r.rows.map((c) => c.id);
-      });
-
-    // Warm-up, and both must answer the same full deck.
-    const [restDeck, rawDeck] = [await callRest(), await callRaw()];
-    if (rawDeck.length !== 20) throw new Error(`SQL returned ${rawDeck.length} candidates, expected 20`);
-    if (restDeck.join() !== rawDeck.join()) throw new Error(`REST and SQL returned different decks`);
-    for (let i = 0; i < 3; i++) await Promise.all([callRest(), callRaw()]);
-
-    const rest: number[] = [];
-    const raw: number[] = [];
-    for (let i = 0; i < CALLS; i++) {
-      // Interleaved, so drift on a shared machine hits both alike.
-      let s = performance.now();
-      await callRaw();
-      raw.push(performance.now() - s);
-      s = performance.now();
-      await callRest();
-      rest.push(performance.now() - s);
-    }
-    const result = { profiles, raw: summarize('raw SQL ', raw), rest: summarize('REST RPC', rest) };
-    console.log(`  ratio REST/raw p50: ${(result.rest.p50 / result.raw.p50).toFixed(2)}x`);
-    return result;
+    const shapes: ShapeResult[] = [];
+    for (const shape of SHAPES) shapes.push(await runShape(t.url, t.anonKey, token, t.db, me, shape));
+    return { profiles, shapes };
   } finally {
     await t.close();
   }
@@ -121,7 +194,14 @@ async function runSize(profiles: number): Promise<SizeResult> {
 const results: SizeResult[] = [];
 for (const size of SIZES) results.push(await runSize(size));
 const largest = results[results.length - 1]!;
+const met = largest.shapes.every((r) => r.raw.p99 <= 25 && r.rest.p50 / r.raw.p50 <= 1.2);
 console.log(
-  `ratio REST/raw p50: ${results.map((r) => `${(r.rest.p50 / r.raw.p50).toFixed(2)}x at ${r.profiles}`).join(', ')} profiles;` +
-    ` raw p99 ${largest.raw.p99.toFixed(1)} ms at ${largest.profiles}`,
+  `at ${largest.profiles} profiles: ` +
+    largest.shapes
+      .map(
+        (r) =>
+          `${r.shape} raw p99 ${r.raw.p99.toFixed(1)} ms, REST/raw p50 ${(r.rest.p50 / r.raw.p50).toFixed(2)}x`,
+      )
+      .join('; ') +
+    ` (goal: raw p99 <= 25 ms and REST <= 1.2x for each: ${met ? 'met' : 'not met'})`,
 );
