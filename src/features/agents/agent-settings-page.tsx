@@ -17,6 +17,7 @@ import {
   NEW_AGENT_DEFAULTS,
   type AutonomyLevel,
 } from '../../domain/agent-limits.ts';
+import { changedColumns } from '../../domain/changed-columns.ts';
 import { useAuth } from '../../session/auth-context.tsx';
 import { useEntitlement } from '../../session/use-entitlement.ts';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
@@ -255,34 +256,25 @@ export default function AgentSettingsPage() {
                   agent={a}
                   advanced={plan.advancedAgents}
                   premium={entitlement?.isPremium ?? false}
-                  onSave={async (fields) => {
+                  onSave={async (fields, opened) => {
                     try {
-                      await db.execute(
-                        `update ai_agents set name = ?, description = ?, avatar = ?, communication_style = ?,
-                           humor_style = ?, autonomy_level = ?, auto_match_threshold = ?, personality_traits = ?,
-                           interests = ?, preferred_topics = ?, avoid_topics = ?, system_prompt = ?,
-                           first_message = ?, voice_id = ?, updated_at = ?
-                         where id = ? and user_id = ?`,
-                        [
-                          fields.name,
-                          fields.description,
-                          fields.avatar,
-                          fields.communicationStyle,
-                          fields.humorStyle,
-                          getUpdatedAutonomy(entitlement, fields.autonomyLevel),
-                          fields.autoMatchThreshold,
-                          JSON.stringify(fields.personalityTraits),
-                          JSON.stringify(fields.interests),
-                          JSON.stringify(fields.preferredTopics),
-                          JSON.stringify(fields.avoidTopics),
-                          fields.systemPrompt,
-                          fields.firstMessage,
-                          fields.voiceId,
-                          new Date().toISOString(),
-                          a.id,
-                          me,
-                        ],
+                      // Only what the member changed since the form opened (decision 0071): a change the
+                      // agent got meanwhile on another device is not undone. A plan that no longer allows
+                      // the autonomy level lowers it (SQL enforces the same).
+                      const next = toAgentColumns(
+                        fields,
+                        getUpdatedAutonomy(entitlement, fields.autonomyLevel),
                       );
+                      const changed = opened
+                        ? changedColumns(toAgentColumns(opened, opened.autonomyLevel), next)
+                        : next;
+                      const names = Object.keys(changed);
+                      if (names.length > 0)
+                        await db.execute(
+                          `update ai_agents set ${names.map((n) => `${n} = ?`).join(', ')}, updated_at = ?
+                           where id = ? and user_id = ?`,
+                          [...Object.values(changed), new Date().toISOString(), a.id, me],
+                        );
                       done('Success', 'Agent updated successfully');
                       setEditing(undefined);
                     } catch {
@@ -317,6 +309,53 @@ export default function AgentSettingsPage() {
   );
 }
 
+/** The form's fields, or what is wrong with them. */
+function readAgentFields(form: HTMLFormElement): AgentFields | string {
+  const f = new FormData(form);
+  const text = (k: string) => String(f.get(k) ?? '').trim();
+  const name = text('name');
+  if (name === '' || name.length > 60) return 'Give the agent a name of at most 60 characters.';
+  const threshold = Number(f.get('threshold'));
+  if (!Number.isInteger(threshold) || threshold < 0 || threshold > 100)
+    return 'The auto-match threshold is a whole number from 0 to 100.';
+  return {
+    name,
+    description: text('description').slice(0, 500),
+    avatar: text('avatar') || null,
+    communicationStyle: text('style') || 'casual',
+    humorStyle: text('humor') || 'witty',
+    autonomyLevel: (text('autonomy') as AutonomyLevel) || 'low',
+    autoMatchThreshold: threshold,
+    personalityTraits: toList(text('traits')),
+    interests: toList(text('interests')),
+    preferredTopics: toList(text('preferred')),
+    avoidTopics: toList(text('avoid')),
+    systemPrompt: text('prompt').slice(0, 4000) || 'You are a helpful dating assistant',
+    firstMessage: text('first').slice(0, 1000) || NEW_AGENT_DEFAULTS.firstMessage,
+    voiceId: text('voice') || null,
+  };
+}
+
+/** The ai_agents columns a save of these fields writes, as the replica stores them. */
+function toAgentColumns(f: AgentFields, autonomy: string): Record<string, string | number | null> {
+  return {
+    name: f.name,
+    description: f.description,
+    avatar: f.avatar,
+    communication_style: f.communicationStyle,
+    humor_style: f.humorStyle,
+    autonomy_level: autonomy,
+    auto_match_threshold: f.autoMatchThreshold,
+    personality_traits: JSON.stringify(f.personalityTraits),
+    interests: JSON.stringify(f.interests),
+    preferred_topics: JSON.stringify(f.preferredTopics),
+    avoid_topics: JSON.stringify(f.avoidTopics),
+    system_prompt: f.systemPrompt,
+    first_message: f.firstMessage,
+    voice_id: f.voiceId,
+  };
+}
+
 interface AgentFields {
   name: string;
   description: string;
@@ -343,36 +382,30 @@ function AgentForm({
   agent: AgentRow;
   advanced: boolean;
   premium: boolean;
-  onSave: (fields: AgentFields) => Promise<void>;
+  /** `opened`: the fields as the form opened, when they could be read. */
+  onSave: (fields: AgentFields, opened: AgentFields | undefined) => Promise<void>;
 }) {
   const [error, setError] = useState<string>();
   const id = (field: string) => `agent-${agent.id}-${field}`;
+  const formRef = useRef<HTMLFormElement>(null);
+  /**
+   * The fields as the form opened (read like a save): a save writes only what differs from them. The autonomy
+   * is the row's own: a level the plan no longer offers shows disabled and reads as none.
+   */
+  const opened = useRef<AgentFields | undefined>(undefined);
+  const openedAutonomy = useRef(agent.autonomy_level).current;
+  useEffect(() => {
+    if (formRef.current) {
+      const read = readAgentFields(formRef.current);
+      if (typeof read !== 'string') opened.current = { ...read, autonomyLevel: openedAutonomy };
+    }
+  }, [openedAutonomy]);
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const text = (k: string) => String(f.get(k) ?? '').trim();
-    const name = text('name');
-    if (name === '' || name.length > 60) return setError('Give the agent a name of at most 60 characters.');
-    const threshold = Number(f.get('threshold'));
-    if (!Number.isInteger(threshold) || threshold < 0 || threshold > 100)
-      return setError('The auto-match threshold is a whole number from 0 to 100.');
+    const read = readAgentFields(e.currentTarget);
+    if (typeof read === 'string') return setError(read);
     setError(undefined);
-    void onSave({
-      name,
-      description: text('description').slice(0, 500),
-      avatar: text('avatar') || null,
-      communicationStyle: text('style') || 'casual',
-      humorStyle: text('humor') || 'witty',
-      autonomyLevel: (text('autonomy') as AutonomyLevel) || 'low',
-      autoMatchThreshold: threshold,
-      personalityTraits: toList(text('traits')),
-      interests: toList(text('interests')),
-      preferredTopics: toList(text('preferred')),
-      avoidTopics: toList(text('avoid')),
-      systemPrompt: text('prompt').slice(0, 4000) || 'You are a helpful dating assistant',
-      firstMessage: text('first').slice(0, 1000) || NEW_AGENT_DEFAULTS.firstMessage,
-      voiceId: text('voice') || null,
-    });
+    void onSave(read, opened.current);
   }
   const input = (field: string, label: string, value: string, props: Record<string, unknown> = {}) => (
     <div>
@@ -398,6 +431,7 @@ function AgentForm({
   );
   return (
     <form
+      ref={formRef}
       onSubmit={submit}
       className="grid gap-3 border-t border-border pt-3 md:grid-cols-2"
       aria-label={`Edit ${agent.name}`}

@@ -2,7 +2,10 @@
 // show at once, queue offline and upload in order (decision 0028); the replica keeps arrays as JSON text and
 // the connector turns them back into arrays. Photos go to the server: profile-api.ts.
 import type { PowerSyncDatabase } from '../../data/replica.tsx';
+import { changedColumns } from '../../domain/changed-columns.ts';
 import type { PreferencesDraft, ProfileDraft } from './profile-rules.ts';
+
+export { changedColumns };
 
 /** What these writes need of the replica (the open PowerSyncDatabase). */
 export type ReplicaWriter = Pick<PowerSyncDatabase, 'writeTransaction'>;
@@ -49,17 +52,6 @@ export function toPreferenceColumns(p: PreferencesDraft): Record<string, string 
     max_distance_band: p.max_distance_band || null,
     relationship_goals: JSON.stringify(p.relationship_goals),
   };
-}
-
-/**
- * The columns whose value differs between two versions of a form: a save writes only what the member changed
- * since the form took its version, so a change the row got meanwhile (another device, a write of the server,
- * a form that followed an older copy) is never undone by a value the member did not touch.
- */
-export function changedColumns<V>(before: Record<string, V>, after: Record<string, V>): Record<string, V> {
-  const changed: Record<string, V> = {};
-  for (const [name, value] of Object.entries(after)) if (before[name] !== value) changed[name] = value;
-  return changed;
 }
 
 /**
