@@ -46,6 +46,15 @@ function fakeDevice(online: boolean) {
     show() {
       target.dispatchEvent(new Event('pageshow'));
     },
+    /** Switches the network and sends its event, leaving the time to the test. */
+    flip(next: boolean) {
+      state = next;
+      target.dispatchEvent(new Event(next ? 'online' : 'offline'));
+    },
+    /** The page is left (`pagehide`). */
+    hide() {
+      target.dispatchEvent(new Event('pagehide'));
+    },
     /** An event with no change (browsers send `online` again after a network switch). */
     repeat() {
       target.dispatchEvent(new Event(state ? 'online' : 'offline'));
@@ -169,8 +178,7 @@ describe('the request gate', () => {
 
   it('checks when the request is made, not when the work leading to it began', async () => {
     const device = fakeDevice(true);
-    const { sent, impl } = recordingFetch();
-    const guarded = withNoRequestOffline(impl, createRequestGate(device.env));
+    const { sent, guarded } = guardedOn(device);
     // A timer saw the network, then awaited something (a token) while the network went.
     expect(isOnline(device.env)).toBe(true);
     device.set(false);
@@ -178,31 +186,28 @@ describe('the request gate', () => {
     expect(sent).toEqual([]);
   });
 
-  it('fails a request that waited for a network back only for a moment, sending nothing', async () => {
-    let online = false;
-    const target = new EventTarget();
-    const env: NetworkEnvironment = { isOnline: () => online, target: target as unknown as Window };
+  /** supabase-js's fetch on a device: what it sent, and the guarded fetch. */
+  function guardedOn(device: ReturnType<typeof fakeDevice>) {
     const { sent, impl } = recordingFetch();
-    const guarded = withNoRequestOffline(impl, createRequestGate(env));
-    online = true;
-    target.dispatchEvent(new Event('online'));
+    return { sent, guarded: withNoRequestOffline(impl, createRequestGate(device.env)) };
+  }
+
+  it('fails a request that waited for a network back only for a moment, sending nothing', async () => {
+    const device = fakeDevice(false);
+    const { sent, guarded } = guardedOn(device);
+    device.flip(true);
     const waiting = guarded('/rest/v1/waits').catch((e: unknown) => e);
     vi.advanceTimersByTime(ONLINE_SETTLE_MS / 2);
-    online = false;
-    target.dispatchEvent(new Event('offline'));
+    device.flip(false);
     vi.advanceTimersByTime(ONLINE_SETTLE_MS);
     expect(await waiting).toBeInstanceOf(OfflineError);
     expect(sent).toEqual([]);
   });
 
   it('lets a request made as the network returns out once the network has stayed', async () => {
-    let online = false;
-    const target = new EventTarget();
-    const env: NetworkEnvironment = { isOnline: () => online, target: target as unknown as Window };
-    const { sent, impl } = recordingFetch();
-    const guarded = withNoRequestOffline(impl, createRequestGate(env));
-    online = true;
-    target.dispatchEvent(new Event('online'));
+    const device = fakeDevice(false);
+    const { sent, guarded } = guardedOn(device);
+    device.flip(true);
     const pending = guarded('/rest/v1/back');
     await Promise.resolve();
     expect(sent).toEqual([]);
@@ -212,21 +217,16 @@ describe('the request gate', () => {
   });
 
   it('sends nothing from a page being left, even if it sees a moment of network', async () => {
-    let online = true;
-    const target = new EventTarget();
-    const env: NetworkEnvironment = { isOnline: () => online, target: target as unknown as Window };
-    const { sent, impl } = recordingFetch();
-    const guarded = withNoRequestOffline(impl, createRequestGate(env));
-    target.dispatchEvent(new Event('pagehide'));
+    const device = fakeDevice(true);
+    const { sent, guarded } = guardedOn(device);
+    device.hide();
     await expect(guarded('/rest/v1/profiles')).rejects.toBeInstanceOf(OfflineError);
-    online = false;
-    target.dispatchEvent(new Event('offline'));
-    online = true;
-    target.dispatchEvent(new Event('online'));
+    device.flip(false);
+    device.flip(true);
     await expect(guarded('/rest/v1/profiles')).rejects.toBeInstanceOf(OfflineError);
     expect(sent).toEqual([]);
     // Brought back from the back-forward cache with a network: requests go out again.
-    target.dispatchEvent(new Event('pageshow'));
+    device.show();
     vi.advanceTimersByTime(ONLINE_SETTLE_MS);
     expect((await guarded('/rest/v1/again')).status).toBe(200);
     expect(sent).toEqual(['/rest/v1/again']);
