@@ -311,6 +311,34 @@ describe('lovy-chat without a model: the built-in coach, and the refusals', () =
     expect(await storedAnswer(t, question)).toEqual([]);
   });
 
+  it('a question whose answer is being written: a 409 conflict, not a server error, and no second answer', async () => {
+    const question = await ask(t, ada, 'Is it too soon to call?');
+    // An answer claimed a moment ago and still running (as another tab's request would leave it).
+    await t.db.query(
+      `insert into public.ai_usage (user_id, question_id, provider, model) values ($1, $2, 'coach', null)`,
+      [ada.id, question],
+    );
+    const res = await callLovy(t, ada.token, { question_id: question });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({
+      error: 'Lovy is already answering this question.',
+      code: 'IN_PROGRESS',
+    });
+    // The claim itself answers 409 through the REST part (PostgREST's table would make 55P03 a 500).
+    const claim = await fetch(`${t.url}/rest/v1/rpc/claim_lovy_answer`, {
+      method: 'POST',
+      headers: {
+        apikey: t.serviceRoleKey,
+        authorization: `Bearer ${t.serviceRoleKey}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ question, member: ada.id, use_provider: 'coach', use_model: null }),
+    });
+    expect(claim.status).toBe(409);
+    expect(await claim.json()).toMatchObject({ code: 'PT409', message: 'lovy_answer_in_progress' });
+    expect(await storedAnswer(t, question)).toEqual([]);
+  });
+
   it('past the free plan’s daily answers: a 429 with the upgrade hint, and nothing stored', async () => {
     const fay = await createMember(t);
     await addAgent(t, fay);

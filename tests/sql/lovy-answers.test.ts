@@ -84,7 +84,7 @@ describe.each(getDatabaseKinds())('Lovy answers on %s', (kind) => {
     await expectSqlError(claim(q, b), 'P0002', 'lovy_question_not_found');
     const first = (await claim(q, a)).rows[0]!.id;
     expect(first).toMatch(/^[0-9a-f-]{36}$/);
-    await expectSqlError(claim(q, a), '55P03', 'lovy_answer_in_progress');
+    await expectSqlError(claim(q, a), 'PT409', 'lovy_answer_in_progress');
     await db.query(
       `update public.ai_usage set outcome = 'failed', error_type = 'NETWORK_ERROR' where id = $1`,
       [first],

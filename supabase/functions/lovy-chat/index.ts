@@ -131,7 +131,7 @@ export async function handler(req: Request): Promise<Response> {
       const answer = await findAnswer(member, questionId);
       if (answer) return json({ answer });
     }
-    if (claimError.code === '55P03')
+    if (claimError.code === 'PT409')
       return json({ error: 'Lovy is already answering this question.', code: 'IN_PROGRESS' }, 409);
     if (claimError.message === 'lovy_rate_limited')
       return json({ error: findLovyError('RATE_LIMIT'), code: 'RATE_LIMIT' }, 429);
