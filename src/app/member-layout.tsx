@@ -133,7 +133,9 @@ export function MemberLayout() {
                 <CallHost />
               </Suspense>
               <Outlet />
-              <LovyPanel />
+              <Suspense fallback={null}>
+                <LovyPanel />
+              </Suspense>
             </ReplicaProvider>
           </Suspense>
         </div>
