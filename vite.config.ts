@@ -6,6 +6,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { createServer, defineConfig, type Plugin, type ResolvedConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { APP_SCRIPTS_ID } from './src/app/deferred-app.ts';
 
 /** Paths the backend answers; the service worker never serves the app shell for them. */
 const API_PATHS = ['/auth', '/rest', '/storage', '/functions', '/sync', '/realtime', '/_outbox', '/health'];
@@ -15,6 +16,8 @@ const SYNC_WASM = /\/wa-sqlite-(?!async-)[^/]*\.wasm$/;
 
 /** The landing pre-rendered into its own page, served for / on a first visit (decision 0023). */
 const LANDING_HTML = 'landing.html';
+/** Its own entry script (src/landing-start.ts), built beside the app's (index.html -> src/main.tsx). */
+const LANDING_START = 'landing-start';
 
 /**
  * Renders the landing (the real app tree at /, as a visitor sees it) into a copy of the built index.html,
@@ -46,11 +49,31 @@ function prerenderLanding(): Plugin {
         const { renderLanding } = (await ssr.ssrLoadModule('/src/features/landing/prerender.tsx')) as {
           renderLanding: () => string;
         };
-        const html = index.source.replace(
+        const filled = index.source.replace(
           '<div id="root"></div>',
           `<div id="root" data-prerendered="landing">${renderLanding()}</div>`,
         );
-        if (html === index.source) this.error('index.html has no empty <div id="root"></div> to fill');
+        if (filled === index.source) this.error('index.html has no empty <div id="root"></div> to fill');
+        // The page's own entry (src/landing-start.ts) takes the app's place in the head; the app's entry and
+        // its preloads wait in an inert <template> until that entry adds them after the first paint (decision
+        // 0074). Tags, not inline code: the CSP allows no inline script.
+        const start = Object.values(bundle).find(
+          (f) => f.type === 'chunk' && f.isEntry && f.name === LANDING_START,
+        );
+        if (start?.type !== 'chunk') this.error(`the ${LANDING_START} entry was not built`);
+        const appScript =
+          /\s*(?:<script type="module" crossorigin src="[^"]+"><\/script>|<link rel="modulepreload" crossorigin href="[^"]+">)/g;
+        const appTags = (filled.match(appScript) ?? []).map((t) => t.trim());
+        if (!appTags.some((t) => t.startsWith('<script')))
+          this.error('index.html has no entry script to defer');
+        const startTags = [
+          `<script type="module" crossorigin src="/${start.fileName}"></script>`,
+          ...start.imports.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
+        ];
+        const html = filled
+          .replace(appScript, '')
+          .replace('</head>', `\n    ${startTags.join('\n    ')}\n  </head>`)
+          .replace('</body>', `  <template id="${APP_SCRIPTS_ID}">${appTags.join('')}</template>\n  </body>`);
         this.emitFile({ type: 'asset', fileName: LANDING_HTML, source: html });
       } finally {
         await ssr.close();
@@ -239,7 +262,16 @@ export default defineConfig({
   // @powersync/web ships its own workers and WASM: pre-bundling would break their relative URLs.
   optimizeDeps: { exclude: ['@powersync/web', '@journeyapps/wa-sqlite'] },
   worker: { format: 'es' },
-  build: { target: 'es2022', sourcemap: false },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    rollupOptions: {
+      input: {
+        index: path.resolve(import.meta.dirname, 'index.html'),
+        [LANDING_START]: path.resolve(import.meta.dirname, 'src/landing-start.ts'),
+      },
+    },
+  },
   server: {
     proxy: Object.fromEntries(
       ['/auth/v1', '/rest', '/storage', '/functions', '/sync', '/health', '/_outbox', '/app-config.json'].map(

@@ -1,5 +1,6 @@
 // Lighthouse (mobile) on the landing page against a blank Vite + React page measured in the same run,
-// plus the initial JavaScript both pages load (gzip). Prints the figures and the ratios on its last line.
+// plus the JavaScript both pages load (gzip; the landing's before its first paint and until it is live). Prints the
+// figures and the ratios on its last line.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -17,16 +18,34 @@ import { chromiumArgs, chromiumPath } from '../support/chromium.ts';
 const root = path.resolve(import.meta.dirname, '../..');
 const runs = Number(process.env['BENCH_RUNS'] ?? 3);
 
-/** Sum of the gzip sizes of the scripts index.html loads before anything else (entry + modulepreloads). */
-function getInitialJsGzip(distDir: string): number {
+interface PageJs {
+  /** gzip bytes of the scripts the page's head loads (entry + modulepreloads): before the first paint. */
+  beforePaint: number;
+  /** The same plus the app's scripts the landing adds after its first paint (decision 0074): until it is live. */
+  toLive: number;
+}
+
+/**
+ * The JavaScript the page / loads, gzip: the head's scripts, and with them the app's entry and preloads kept
+ * in landing.html's template for after the first paint. Each file counted once.
+ */
+function getPageJsGzip(distDir: string): PageJs {
   // The page / is served: the pre-rendered landing when the build made one (decision 0023).
   const page =
     ['landing.html', 'index.html'].find((f) => fs.existsSync(path.join(distDir, f))) ?? 'index.html';
   const html = fs.readFileSync(path.join(distDir, page), 'utf8');
-  const refs = [
-    ...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="([^"]+\.js)"/g),
-  ].map((m) => m[1] as string);
-  return refs.reduce((sum, ref) => sum + zlib.gzipSync(fs.readFileSync(path.join(distDir, ref))).length, 0);
+  const scripts = (text: string) => [
+    ...new Set(
+      [...text.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="([^"]+\.js)"/g)].map(
+        (m) => m[1] as string,
+      ),
+    ),
+  ];
+  const gzipOf = (refs: string[]) =>
+    refs.reduce((sum, ref) => sum + zlib.gzipSync(fs.readFileSync(path.join(distDir, ref))).length, 0);
+  const template = /<template id="app-scripts">([\s\S]*?)<\/template>/.exec(html)?.[1] ?? '';
+  const head = scripts(html.replace(template, ''));
+  return { beforePaint: gzipOf(head), toLive: gzipOf([...new Set([...head, ...scripts(template)])]) };
 }
 
 async function buildBlankPage(): Promise<string> {
@@ -159,8 +178,9 @@ async function main() {
   try {
     const landing = await measure('landing', `http://127.0.0.1:${appPort}/`, chrome.port);
     const base = await measure('blank', `http://127.0.0.1:${blankPort}/`, chrome.port);
-    const landingJs = getInitialJsGzip(distDir);
-    const blankJs = getInitialJsGzip(blankDist);
+    const landingJs = getPageJsGzip(distDir);
+    // The blank page has no template: all its JavaScript loads before its first paint.
+    const blankJs = getPageJsGzip(blankDist).toLive;
     const kb = (n: number) => (n / 1024).toFixed(1);
     console.log(
       `lighthouse mobile, median of ${runs} runs each` +
@@ -169,20 +189,20 @@ async function main() {
           : ''),
     );
     console.log(
-      `blank Vite+React: performance ${base.performance}, LCP ${Math.round(base.lcpMs)} ms, CLS ${base.cls.toFixed(3)}, TBT ${Math.round(base.tbtMs)} ms, initial JS ${kb(blankJs)} kB gzip`,
+      `blank Vite+React: performance ${base.performance}, LCP ${Math.round(base.lcpMs)} ms, CLS ${base.cls.toFixed(3)}, TBT ${Math.round(base.tbtMs)} ms, JS ${kb(blankJs)} kB gzip`,
     );
     console.log(
-      `HeartSync landing: performance ${landing.performance}, LCP ${Math.round(landing.lcpMs)} ms, CLS ${landing.cls.toFixed(3)}, TBT ${Math.round(landing.tbtMs)} ms, initial JS ${kb(landingJs)} kB gzip`,
+      `HeartSync landing: performance ${landing.performance}, LCP ${Math.round(landing.lcpMs)} ms, CLS ${landing.cls.toFixed(3)}, TBT ${Math.round(landing.tbtMs)} ms, JS ${kb(landingJs.beforePaint)} kB gzip before the first paint, ${kb(landingJs.toLive)} kB until live`,
     );
     // Issue 21 raised the goals once the first ones were met.
     const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
     console.log(
       `goals (issue 21): performance >= 98 ${met(landing.performance >= 98)}, LCP <= 1.2x blank ` +
-        `${met(landing.lcpMs <= 1.2 * base.lcpMs)}, CLS <= 0.1 ${met(landing.cls <= 0.1)}, initial JS <= 100 kB gzip ` +
-        `${met(landingJs <= 100 * 1024)}`,
+        `${met(landing.lcpMs <= 1.2 * base.lcpMs)}, CLS <= 0.1 ${met(landing.cls <= 0.1)}, JS until live <= 100 kB gzip ` +
+        `${met(landingJs.toLive <= 100 * 1024)}`,
     );
     console.log(
-      `landing/blank: performance ${(landing.performance / base.performance).toFixed(2)}x, LCP ${(landing.lcpMs / base.lcpMs).toFixed(2)}x, initial JS ${(landingJs / blankJs).toFixed(2)}x (${kb(landingJs)} vs ${kb(blankJs)} kB gzip)`,
+      `landing/blank: performance ${(landing.performance / base.performance).toFixed(2)}x, LCP ${(landing.lcpMs / base.lcpMs).toFixed(2)}x, JS until live ${(landingJs.toLive / blankJs).toFixed(2)}x (${kb(landingJs.toLive)} vs ${kb(blankJs)} kB gzip)`,
     );
   } finally {
     await chrome.kill();

@@ -2,9 +2,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { getAppConfig } from './app-config.ts';
 import type { Database } from './database.types.ts';
-import { withDeviceClockSessions } from './device-clock.ts';
-import { createRequestGate, withNoRequestOffline } from './network.ts';
-import { withOfflineLocalSignOut } from './offline-sign-out.ts';
 
 const REMEMBER_KEY = 'heartsync.rememberMe';
 
@@ -54,8 +51,8 @@ let client: Promise<HeartSyncClient> | undefined;
 export function getSupabase(): Promise<HeartSyncClient> {
   if (!client) {
     // Loaded on demand so the landing page's first paint does not wait for the client library.
-    client = Promise.all([getAppConfig(), import('@supabase/supabase-js')]).then(
-      ([config, { createClient }]) =>
+    client = Promise.all([getAppConfig(), import('@supabase/supabase-js'), import('./client-fetch.ts')]).then(
+      ([config, { createClient }, { createClientFetch }]) =>
         createClient<Database>(config.supabaseUrl, config.anonKey, {
           auth: {
             storage: rememberMeStorage,
@@ -65,16 +62,7 @@ export function getSupabase(): Promise<HeartSyncClient> {
             detectSessionInUrl: true,
             flowType: 'implicit',
           },
-          // Session expiry judged on this device's clock (a phone set ahead would otherwise refresh forever),
-          // signing out on this device works offline, and no request goes out without a network (network.ts).
-          global: {
-            fetch: withOfflineLocalSignOut(
-              withNoRequestOffline(
-                withDeviceClockSessions((input, init) => fetch(input, init)),
-                createRequestGate(),
-              ),
-            ),
-          },
+          global: { fetch: createClientFetch() },
         }),
     );
     client.catch(() => {

@@ -31,6 +31,16 @@ test('/ is served with the landing already in the HTML; other routes get the emp
   // Nothing inline: the CSP forbids inline scripts and styles.
   expect(landing).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
   expect(landing).not.toMatch(/\sstyle=/);
+  // Its head loads only the page's own small entry; the app's waits in an inert template until the page has
+  // painted (decision 0074).
+  const head = landing.split('</head>')[0]!;
+  expect(head).toMatch(
+    /<script type="module" crossorigin src="\/assets\/landing-start-[^"]+\.js"><\/script>/,
+  );
+  expect(head).not.toMatch(/\/assets\/index-[^"]+\.js/);
+  expect(landing).toMatch(
+    /<template id="app-scripts"><script type="module" crossorigin src="\/assets\/index-[^"]+\.js"><\/script>/,
+  );
 
   for (const path of ['/dashboard', '/login', '/ai-features', '/index.html']) {
     const html = await (await request.get(path)).text();
@@ -89,6 +99,9 @@ test('a first-time visitor keeps the pre-rendered page: React adopts it without 
   await expect(page.getByTestId('public-stats')).toContainText('Members');
   await page.getByRole('button', { name: 'Necessary only' }).click();
   await expect(page.getByRole('region', { name: 'Cookie consent' })).toHaveCount(0);
+  // The app's scripts left the template for the head once the page had painted.
+  await expect(page.locator('#app-scripts')).toHaveCount(0);
+  await expect(page.locator('head script[src*="/assets/index-"]')).toHaveCount(1);
   expect(errors).toEqual([]);
   await context.close();
 });
