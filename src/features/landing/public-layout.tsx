@@ -1,10 +1,22 @@
 // Layout of the public area: top navigation, page, footer and the scroll buttons.
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet } from 'react-router-dom';
 import { Footer } from './footer.tsx';
-import { ScrollButtons } from './scroll-buttons.tsx';
 import { TopNav } from './top-nav.tsx';
 
+// The scroll buttons show only once the page is scrolled: nothing of theirs is on the first paint, so their
+// code loads after the page has been adopted, not with it (issue 21: the landing's JavaScript until live).
+const ScrollButtons = lazy(() => import('./scroll-buttons.tsx').then((m) => ({ default: m.ScrollButtons })));
+
+/** True from the render after mounting: what the pre-rendered page does not hold renders from then on. */
+function useMounted(): boolean {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  return mounted;
+}
+
 export function PublicLayout() {
+  const mounted = useMounted();
   return (
     <div className="flex min-h-screen flex-col bg-bg text-fg">
       <a
@@ -18,7 +30,11 @@ export function PublicLayout() {
         <Outlet />
       </div>
       <Footer />
-      <ScrollButtons />
+      {mounted && (
+        <Suspense fallback={null}>
+          <ScrollButtons />
+        </Suspense>
+      )}
     </div>
   );
 }
