@@ -28,6 +28,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { AppContext } from '../../server/context.ts';
 import { openSyncClient, startSyncServer, type SyncTestServer } from '../../tests/server/sync-support.ts';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/test-databases.ts';
+import { BENCH_MEMBERS, type BenchMember } from './members.ts';
 
 export const setupSql = `
   create table public.bench_notes (id uuid primary key, room text not null, author text not null, body text not null,
@@ -200,13 +201,13 @@ function serverRole(): Record<string, Handler> {
       }
       return t.url;
     },
-    token: (sub: string) => t!.signToken(sub),
+    token: (member: BenchMember) => t!.signToken(BENCH_MEMBERS[member]),
     trace: takeTrace,
     async seed(rows: number) {
       await t!.db.query(
-        `insert into bench_rows (id, owner, title, n) select gen_random_uuid(), 'owner', 'row ' || g, g
+        `insert into bench_rows (id, owner, title, n) select gen_random_uuid(), $2, 'row ' || g, g
            from generate_series(1, $1) g`,
-        [rows],
+        [rows, BENCH_MEMBERS.owner],
       );
       await t!.sync.replicator.flush();
     },
@@ -457,7 +458,7 @@ function initialRole(): Record<string, Handler> {
 
       const values = Array.from({ length: rows }, (_, i) => [
         crypto.randomUUID(),
-        'owner',
+        BENCH_MEMBERS.owner,
         `row ${i + 1}`,
         i + 1,
       ]);

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PowerSyncDatabase, Schema, SyncStreamConnectionMethod, Table, column } from '@powersync/node';
 import { startSyncServer } from '../../tests/server/sync-support.ts';
+import { BENCH_MEMBERS } from './members.ts';
 
 const kind = process.env['TEST_DATABASE_URL'] ? 'postgres' : 'pglite';
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 10_000);
@@ -21,8 +22,8 @@ const schema = new Schema({
 
 const t = await startSyncServer(kind, { rulesYaml, setupSql });
 await t.db.query(
-  `insert into bench_rows (id, owner, title, n) select gen_random_uuid(), 'owner', 'row ' || g, g from generate_series(1, $1) g`,
-  [ROWS],
+  `insert into bench_rows (id, owner, title, n) select gen_random_uuid(), $2, 'row ' || g, g from generate_series(1, $1) g`,
+  [ROWS, BENCH_MEMBERS.owner],
 );
 await t.sync.replicator.flush();
 const spans: string[] = [];
@@ -47,7 +48,10 @@ for (let round = 0; round < 3; round++) {
   spans.length = 0;
   const res = await fetch(`${t.url}/sync/stream`, {
     method: 'POST',
-    headers: { authorization: `Token ${await t.signToken('owner')}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Token ${await t.signToken(BENCH_MEMBERS.owner)}`,
+      'content-type': 'application/json',
+    },
     body: JSON.stringify({ buckets: [], client_id: 'raw' }),
   });
   const reader = res.body!.getReader();
@@ -81,7 +85,7 @@ for (let round = 0; round < 3; round++) {
   started = performance.now();
   await db.connect(
     {
-      fetchCredentials: async () => ({ endpoint: t.url, token: await t.signToken('owner') }),
+      fetchCredentials: async () => ({ endpoint: t.url, token: await t.signToken(BENCH_MEMBERS.owner) }),
       uploadData: async () => {},
     },
     { connectionMethod: SyncStreamConnectionMethod.HTTP },

@@ -9,6 +9,7 @@ import http from 'node:http';
 import { Schema, Table, column, type AbstractPowerSyncDatabase } from '@powersync/node';
 import type { Queryable } from '../../server/db/database.ts';
 import { openSyncClient, startSyncServer, waitFor } from '../../tests/server/sync-support.ts';
+import { BENCH_MEMBERS } from './members.ts';
 
 const kind = process.env['TEST_DATABASE_URL'] ? 'postgres' : 'pglite';
 const N = Number(process.env['N'] ?? 30);
@@ -90,8 +91,8 @@ const readerLogger = {
       mark('r_complete');
   },
 };
-const writer = await openSyncClient(t, schema, () => t.signToken('writer'), upload);
-const reader = await openSyncClient(t, schema, () => t.signToken('reader'), undefined, {
+const writer = await openSyncClient(t, schema, () => t.signToken(BENCH_MEMBERS.writer), upload);
+const reader = await openSyncClient(t, schema, () => t.signToken(BENCH_MEMBERS.reader), undefined, {
   logger: readerLogger,
 });
 await writer.db.waitForFirstSync();

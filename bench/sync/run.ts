@@ -146,8 +146,12 @@ console.log(
 const thread = await measureThread(kind, THREAD_MESSAGES, 15);
 for (const line of describeThread(thread)) console.log(line);
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+// Issue 21's goals: the storing relay is the honest floor (the bare relay's "3x" is retired).
 console.log(
-  `goals: write-to-replica p99 <= 3x the relay's p99: ${met(sync.p99 <= 3 * ws.p99)} (${sync.p99.toFixed(1)} vs ${(3 * ws.p99).toFixed(1)} ms); p95 <= 250 ms: ${met(sync.p95 <= 250)}; initial sync <= 5x direct SQLite: ${met(initialRatio <= 5)} (${openedRatio.toFixed(1)}x when both sides include opening their database)`,
+  `goals (issue 21): write-to-replica p99 <= 2x the storing relay's p99: ${met(sync.p99 <= 2 * stored.p99)} ` +
+    `(${sync.p99.toFixed(1)} vs ${(2 * stored.p99).toFixed(1)} ms); p95 <= 50 ms: ${met(sync.p95 <= 50)}; ` +
+    `initial sync <= 3x direct SQLite: ${met(initialRatio <= 3)} (${initialRatio.toFixed(1)}x), <= 5x with ` +
+    `opening: ${met(openedRatio <= 5)} (${openedRatio.toFixed(1)}x)`,
 );
 console.log(
   `ratio: latency p50 ${(sync.p50 / ws.p50).toFixed(1)}x, p95 ${(sync.p95 / ws.p95).toFixed(1)}x, p99 ${(sync.p99 / ws.p99).toFixed(1)}x (against the storing relay: p50 ${(sync.p50 / stored.p50).toFixed(1)}x, p99 ${(sync.p99 / stored.p99).toFixed(1)}x); initial sync ${initialRatio.toFixed(1)}x direct SQLite (${openedRatio.toFixed(1)}x with opening); thread screen query (first page) median ${median(thread.page.sdk).toFixed(1)} ms vs raw SQLite ${median(thread.page.raw).toFixed(1)} ms = ${(median(thread.page.sdk) / median(thread.page.raw)).toFixed(1)}x (every message: ${(median(thread.all.sdk) / median(thread.all.raw)).toFixed(1)}x)`,
