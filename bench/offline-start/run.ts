@@ -157,6 +157,15 @@ async function traceReload(
   file: string,
 ): Promise<void> {
   const cdp = await context.newCDPSession(page);
+  // A session of its own starts with the network on for this page (the traced reload went online, requests
+  // and all): offline again, as the context is.
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: true,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
   const events: unknown[] = [];
   cdp.on('Tracing.dataCollected', (e: { value: unknown[] }) => events.push(...e.value));
   const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
