@@ -11,6 +11,7 @@ import { startOpenAIPeer, type OpenAIPeer } from '../support/openai-peer.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { createSignedInMember } from './auth-support.ts';
 import { insertMatchedConversation } from './realtime-support.ts';
+import { restFetch } from './rest-support.ts';
 
 type Member = Awaited<ReturnType<typeof createSignedInMember>>;
 const createMember = (t: TestServer) => createSignedInMember(t, 'lovy');
@@ -325,13 +326,10 @@ describe('lovy-chat without a model: the built-in coach, and the refusals', () =
       code: 'IN_PROGRESS',
     });
     // The claim itself answers 409 through the REST part (PostgREST's table would make 55P03 a 500).
-    const claim = await fetch(`${t.url}/rest/v1/rpc/claim_lovy_answer`, {
+    const claim = await restFetch(t, 'rpc/claim_lovy_answer', {
       method: 'POST',
-      headers: {
-        apikey: t.serviceRoleKey,
-        authorization: `Bearer ${t.serviceRoleKey}`,
-        'content-type': 'application/json',
-      },
+      headers: { apikey: t.serviceRoleKey, 'content-type': 'application/json' },
+      token: t.serviceRoleKey,
       body: JSON.stringify({ question, member: ada.id, use_provider: 'coach', use_model: null }),
     });
     expect(claim.status).toBe(409);
