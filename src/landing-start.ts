@@ -4,24 +4,16 @@
 // the page) is loaded after that paint, so on a slow network its code does not compete with the page's own
 // style sheet for the first paint; for anyone who does not keep the page it loads at once.
 import { addAppScripts, afterFirstPaint } from './app/deferred-app.ts';
-import { COOKIE_CONSENT_KEY, parseCookieConsent } from './domain/cookie-consent.ts';
+import { readCookieConsent } from './app/cookie-choice.ts';
 import { canAdoptPrerenderedLanding, PRERENDERED_ATTRIBUTE } from './features/landing/prerendered.ts';
 import { applyTheme, readThemeChoice } from './ui/themes.ts';
-
-function hasCookieChoice(): boolean {
-  try {
-    return parseCookieConsent(localStorage.getItem(COOKIE_CONSENT_KEY)) !== undefined;
-  } catch {
-    return false;
-  }
-}
 
 const loadApp = () => void addAppScripts(document);
 const choice = readThemeChoice();
 applyTheme(choice.theme, choice.dark);
 const root = document.getElementById('root');
 if (root && canAdoptPrerenderedLanding(root, window.location)) {
-  if (hasCookieChoice()) root.querySelector('[data-cookie-banner]')?.remove();
+  if (readCookieConsent() !== undefined) root.querySelector('[data-cookie-banner]')?.remove();
   afterFirstPaint(loadApp);
 } else {
   // A member (or an auth redirect) never sees the landing: the page stays empty until the app renders.

@@ -3,7 +3,6 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, preloadMemberRoute } from './app/app.tsx';
-import { readCookieConsent } from './app/cookie-banner.tsx';
 import { startMemberAreaEarly } from './app/early-start.ts';
 import { startTellingServiceWorker } from './data/network.ts';
 import { canAdoptPrerenderedLanding, PRERENDERED_ATTRIBUTE } from './features/landing/prerendered.ts';
@@ -19,8 +18,8 @@ const root = document.getElementById('root');
 if (!root) throw new Error('missing #root');
 
 if (canAdoptPrerenderedLanding(root, window.location)) {
-  // The markup shows the cookie banner; a visitor who already chose gets no banner from React either.
-  if (readCookieConsent() !== undefined) root.querySelector('[data-cookie-banner]')?.remove();
+  // The landing's own entry (landing-start.ts) already dropped the pre-rendered cookie banner for a visitor
+  // who chose; React renders none for them either.
   // As a transition, adopting the page is done in short slices the browser can interrupt: the page is
   // already on screen, so nothing waits for it, and no long task blocks input meanwhile.
   startTransition(() => {

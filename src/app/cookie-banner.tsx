@@ -1,20 +1,8 @@
 // Cookie consent banner: shown when no valid record is stored (or storage cannot be read); either choice stores cookieConsent.
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import {
-  COOKIE_CONSENT_KEY,
-  makeCookieConsent,
-  parseCookieConsent,
-  type CookieConsent,
-} from '../domain/cookie-consent.ts';
-
-export function readCookieConsent(): CookieConsent | undefined {
-  try {
-    return parseCookieConsent(localStorage.getItem(COOKIE_CONSENT_KEY));
-  } catch {
-    return undefined;
-  }
-}
+import { COOKIE_CONSENT_KEY, makeCookieConsent } from '../domain/cookie-consent.ts';
+import { readCookieConsent } from './cookie-choice.ts';
 
 export function CookieBanner() {
   const [visible, setVisible] = useState(() => readCookieConsent() === undefined);

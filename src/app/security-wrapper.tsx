@@ -3,7 +3,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import { allowsAnalytics } from '../domain/cookie-consent.ts';
-import { readCookieConsent } from './cookie-banner.tsx';
+import { readCookieConsent } from './cookie-choice.ts';
 import { FullScreenLoading } from '../ui/loading-screen.tsx';
 import { flushSecurityEvents, logSecurityEvent, SECURITY_LOG_PATH } from '../session/security-log.ts';
 import { isOnline } from '../data/network.ts';
