@@ -1,7 +1,11 @@
 // The pre-rendered landing's app code, loaded once the browser has painted the page (decision 0074).
+import { LANDING_ADOPTED_EVENT } from '../features/landing/prerendered.ts';
 
 /** The <template> in landing.html that holds the app's entry script and preloads (vite.config.ts fills it). */
 export const APP_SCRIPTS_ID = 'app-scripts';
+
+/** What a tap can reach on the landing before its code is there: its buttons (its links work without code). */
+const CONTROLS = 'button, [role="button"], [role="switch"], [role="menuitem"]';
 
 export interface FrameClock {
   requestAnimationFrame: (callback: () => void) => unknown;
@@ -58,4 +62,35 @@ export function addAppScripts(doc: Document): number {
   }
   template.remove();
   return ordered.length;
+}
+
+/**
+ * Keeps a tap on one of the landing's buttons that comes before the app has adopted the page: the click is held
+ * (the pre-rendered button has no handler yet), `onTap` is called (to load the app at once if it is not on its
+ * way), and once LANDING_ADOPTED_EVENT fires every held click is given again, in order, to the same button,
+ * which React then owns. Until then the page says it is busy (aria-busy).
+ */
+export function holdEarlyTaps(doc: Document, root: HTMLElement, onTap: () => void): void {
+  const held: HTMLElement[] = [];
+  const hold = (event: Event) => {
+    const target = event.target;
+    const control = target instanceof Element ? target.closest(CONTROLS) : null;
+    if (!(control instanceof HTMLElement) || !root.contains(control)) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    held.push(control);
+    root.setAttribute('aria-busy', 'true');
+    onTap();
+  };
+  doc.addEventListener('click', hold, true);
+  doc.addEventListener(
+    LANDING_ADOPTED_EVENT,
+    () => {
+      doc.removeEventListener('click', hold, true);
+      root.removeAttribute('aria-busy');
+      // Adoption keeps the pre-rendered elements (a mismatch would have re-rendered them: nothing to give to).
+      for (const control of held.splice(0)) if (control.isConnected) control.click();
+    },
+    { once: true },
+  );
 }

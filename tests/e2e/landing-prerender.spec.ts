@@ -106,6 +106,50 @@ test('a first-time visitor keeps the pre-rendered page: React adopts it without 
   await context.close();
 });
 
+test('a tap on the landing before its code has arrived is kept and answered once it has', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    serviceWorkers: 'block',
+    viewport: { width: 390, height: 844 },
+  });
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  // The app's entry is held back until the taps are made: they reach pre-rendered buttons with no handler yet.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let asked = () => {};
+  const requested = new Promise<void>((resolve) => (asked = resolve));
+  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    asked();
+    await released;
+    await route.continue();
+  });
+  await page.goto('/');
+  await requested;
+  const root = page.locator('#root');
+  await page.getByRole('button', { name: 'Necessary only' }).click();
+  await page.getByRole('button', { name: 'Menu' }).click();
+  // Held, not lost: the page says it is busy, and nothing has changed yet.
+  await expect(root).toHaveAttribute('aria-busy', 'true');
+  await expect(page.getByRole('region', { name: 'Cookie consent' })).toBeVisible();
+  release();
+  await expect(page.getByRole('region', { name: 'Cookie consent' })).toHaveCount(0);
+  await expect(page.locator('#mobile-nav')).toContainText('Safety Center');
+  await expect(root).not.toHaveAttribute('aria-busy', /.*/);
+  expect(
+    await page.evaluate(() => JSON.parse(localStorage.getItem('cookieConsent') ?? 'null')),
+  ).toMatchObject({
+    necessary: true,
+    analytics: false,
+  });
+  // Once adopted, taps go straight to the app: the menu closes again.
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect(page.locator('#mobile-nav')).toHaveCount(0);
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
 test('a visitor who already chose cookies gets no banner from the pre-rendered page', async ({ browser }) => {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();

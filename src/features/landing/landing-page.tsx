@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { HeartHandshake, MessageCircle, Search, ShieldCheck, Sparkles } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
+import { announceLandingAdopted } from './prerendered.ts';
 import { PublicStats } from './public-stats.tsx';
 
 export const ROTATING_PHRASES = ['Perfect Match', 'Soulmate', 'True Love'] as const;
@@ -79,6 +80,8 @@ function MemberWelcome() {
 
 export default function LandingPage() {
   const member = useSignedInMember();
+  // Taps held before the app arrived go to their buttons now (decision 0074).
+  useEffect(() => announceLandingAdopted(document), []);
   return (
     <main id="main">
       {member && <MemberWelcome />}

@@ -3,6 +3,22 @@
 /** The attribute vite.config.ts puts on #root in landing.html. */
 export const PRERENDERED_ATTRIBUTE = 'data-prerendered';
 
+/**
+ * Dispatched on the document when the landing page has been adopted, so that the taps the landing's entry held
+ * before the app arrived (app/deferred-app.ts, holdEarlyTaps) reach their buttons.
+ */
+export const LANDING_ADOPTED_EVENT = 'heartsync:landing-adopted';
+
+/**
+ * Called from the landing page's first effect. The page sits in the routes' Suspense boundary, the last part
+ * of the pre-rendered markup React adopts (the root commits before it). Announced from the root's commit, a
+ * held tap on the top navigation's Menu button was given to it too early and did nothing (seen in
+ * tests/e2e/landing-prerender.spec.ts), while the cookie banner's, outside that boundary, was answered.
+ */
+export function announceLandingAdopted(doc: Document): void {
+  doc.dispatchEvent(new Event(LANDING_ADOPTED_EVENT));
+}
+
 /** Query or hash parameters an auth redirect brings back (supabase-js reads them at start). */
 const AUTH_PARAMS = ['access_token', 'refresh_token', 'code', 'token_hash', 'error', 'error_description'];
 
