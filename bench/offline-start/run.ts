@@ -3,8 +3,8 @@
 // from the local replica (the 'hs:first-synced-screen' mark). Two ways: reloads in an open browser, and cold
 // launches of a new browser process on the same profile. Goal: <= 300 ms. BENCH_RUNS, BENCH_COLD_RUNS;
 // BENCH_DIST_DIR reuses a build folder and BENCH_SKIP_BUILD=1 skips the build; BENCH_TRACE=<file> also writes
-// a Chromium trace of one more offline reload (open it in Perfetto: the page, its database worker, the service
-// worker and the WASM compile on one timeline).
+// Chromium traces of one more offline reload (<file>) and cold launch (<file> with .cold before its extension;
+// open them in Perfetto: the page, its database worker, the service worker and the WASM compile on one timeline).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -149,12 +149,16 @@ async function prepareMember(
   return matches.data.length;
 }
 
-/** BENCH_TRACE=file: one more offline reload under Chromium's tracing, written as a trace file (chrome://tracing, Perfetto). */
-async function traceReload(
+/**
+ * BENCH_TRACE=file: one more offline start under Chromium's tracing, written as a trace file (chrome://tracing,
+ * Perfetto): a reload in the open browser (file), and a cold launch (file with .cold before its extension).
+ */
+async function traceStart(
   context: BrowserContext,
   page: Page,
   expectedRows: number,
   file: string,
+  start: () => Promise<unknown>,
 ): Promise<void> {
   const cdp = await context.newCDPSession(page);
   // A session of its own starts with the network on for this page (the traced reload went online, requests
@@ -181,15 +185,23 @@ async function traceReload(
         'loading',
         'ServiceWorker',
         'toplevel',
+        'v8.wasm',
+        'disabled-by-default-v8.wasm.detailed',
       ],
     },
   });
-  await page.reload();
+  await start();
   await readStartTiming(page, expectedRows);
   await cdp.send('Tracing.end');
   await complete;
   fs.writeFileSync(file, JSON.stringify({ traceEvents: events }));
-  console.log(`trace of one offline reload: ${file} (${events.length} events)`);
+  console.log(`trace of one offline start: ${file} (${events.length} events)`);
+}
+
+/** The cold launch's trace file: trace.json -> trace.cold.json. */
+function coldTraceFile(file: string): string {
+  const ext = path.extname(file);
+  return `${file.slice(0, file.length - ext.length)}.cold${ext || '.json'}`;
 }
 
 async function launch(profile: string, baseURL: string): Promise<BrowserContext> {
@@ -284,7 +296,8 @@ async function main() {
       await page.reload();
       reloads.push(await readStartTiming(page, matchCount));
     }
-    if (process.env['BENCH_TRACE']) await traceReload(context, page, matchCount, process.env['BENCH_TRACE']);
+    const traceFile = process.env['BENCH_TRACE'];
+    if (traceFile) await traceStart(context, page, matchCount, traceFile, () => page.reload());
     await context.close();
     context = undefined;
 
@@ -296,6 +309,16 @@ async function main() {
       const coldPage = context.pages()[0] ?? (await context.newPage());
       await coldPage.goto('/match-list');
       colds.push(await readStartTiming(coldPage, matchCount));
+      await context.close();
+      context = undefined;
+    }
+    if (traceFile) {
+      context = await launch(profile, origin);
+      await context.setOffline(true);
+      const coldPage = context.pages()[0] ?? (await context.newPage());
+      await traceStart(context, coldPage, matchCount, coldTraceFile(traceFile), () =>
+        coldPage.goto('/match-list'),
+      );
       await context.close();
       context = undefined;
     }
