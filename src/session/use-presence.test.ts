@@ -1,5 +1,6 @@
 // The presence loop with a fake supabase client: tracked only while the member's own status is shown.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ONLINE_SETTLE_MS, type NetworkEnvironment } from '../data/network.ts';
 import {
   LAST_SEEN_EVERY_MS,
   PRESENCE_REFRESH_MS,
@@ -10,6 +11,7 @@ import {
 
 function makeFakeClient() {
   const calls: string[] = [];
+  let joins = 0;
   let onStatus: ((status: string) => void) | undefined;
   const channel = {
     on: () => channel,
@@ -28,7 +30,10 @@ function makeFakeClient() {
     presenceState: () => ({}),
   };
   const client = {
-    channel: () => channel,
+    channel: () => {
+      joins++;
+      return channel;
+    },
     removeChannel: async () => {
       calls.push('remove');
       return 'ok';
@@ -42,7 +47,7 @@ function makeFakeClient() {
       }),
     }),
   } as unknown as PresenceClient;
-  return { client, calls, subscribed: () => onStatus?.('SUBSCRIBED') };
+  return { client, calls, joins: () => joins, subscribed: () => onStatus?.('SUBSCRIBED') };
 }
 
 describe('presence on online-users', () => {
@@ -87,5 +92,42 @@ describe('presence on online-users', () => {
     await vi.advanceTimersByTimeAsync(PRESENCE_REFRESH_MS);
     expect(fake.calls.filter((c) => c.startsWith('track') || c === 'untrack')).toEqual([]);
     stop();
+  });
+
+  it('offline, the channel is not joined (no socket), is left when the network goes and joined when it is back', async () => {
+    const target = new EventTarget();
+    let online = false;
+    const network: NetworkEnvironment = { isOnline: () => online, target: target as unknown as Window };
+    const setNetwork = (next: boolean) => {
+      online = next;
+      target.dispatchEvent(new Event(next ? 'online' : 'offline'));
+    };
+    publishShowOnlineStatus(true);
+    const fake = makeFakeClient();
+    const stop = startPresence(async () => fake.client, 'me', network);
+    await vi.advanceTimersByTimeAsync(PRESENCE_REFRESH_MS);
+    expect(fake.joins()).toBe(0);
+    expect(fake.calls).toEqual([]);
+
+    setNetwork(true);
+    await vi.advanceTimersByTimeAsync(ONLINE_SETTLE_MS);
+    expect(fake.joins()).toBe(1);
+    fake.subscribed();
+    expect(fake.calls).toEqual(['track me', 'last_seen']);
+
+    fake.calls.length = 0;
+    setNetwork(false);
+    expect(fake.calls).toEqual(['remove']);
+    // Nothing refreshes into the void while offline.
+    await vi.advanceTimersByTimeAsync(3 * PRESENCE_REFRESH_MS);
+    expect(fake.calls).toEqual(['remove']);
+
+    setNetwork(true);
+    await vi.advanceTimersByTimeAsync(ONLINE_SETTLE_MS);
+    expect(fake.joins()).toBe(2);
+    fake.subscribed();
+    expect(fake.calls.at(-1)).toBe('track me');
+    stop();
+    expect(fake.calls.slice(-2)).toEqual(['untrack', 'remove']);
   });
 });

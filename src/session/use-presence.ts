@@ -3,7 +3,7 @@
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { useEffect, useSyncExternalStore } from 'react';
 import { getSupabase } from '../data/supabase-client.ts';
-import { isOnline } from '../data/network.ts';
+import { isOnline, whileOnline, type NetworkEnvironment } from '../data/network.ts';
 
 export const PRESENCE_CHANNEL = 'online-users';
 export const PRESENCE_REFRESH_MS = 10_000;
@@ -52,14 +52,21 @@ export type PresenceClient = Pick<SupabaseClient, 'channel' | 'from' | 'removeCh
 
 /**
  * Joins online-users as the member and keeps their entry: tracked only while their own status is shown,
- * refreshed every 10 s, untracked at once when it is turned off. Returns the function that stops it all.
+ * refreshed every 10 s, untracked at once when it is turned off. Offline means no request (issue 21): the
+ * channel is left while the device has no network (its socket closes with it, instead of retrying into the
+ * void) and joined again once the network is back. Returns the function that stops it all.
  */
-export function startPresence(getClient: () => Promise<PresenceClient>, userId: string): () => void {
+export function startPresence(
+  getClient: () => Promise<PresenceClient>,
+  userId: string,
+  network?: NetworkEnvironment,
+): () => void {
   let channel: RealtimeChannel | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
   let subscribed = false;
   let tracked = false;
   let stopped = false;
+  let stopWatching = () => {};
 
   const track = () => {
     if (!channel || !subscribed || showOwnStatus !== true) return;
@@ -83,7 +90,7 @@ export function startPresence(getClient: () => Promise<PresenceClient>, userId: 
     let lastTouched = -Infinity;
     const touchLastSeen = () => {
       // Offline means no request: the next refresh once the network is back keeps it.
-      if (!isOnline() || Date.now() - lastTouched < LAST_SEEN_EVERY_MS) return;
+      if (!isOnline(network) || Date.now() - lastTouched < LAST_SEEN_EVERY_MS) return;
       lastTouched = Date.now();
       return sb
         .from('profiles')
@@ -93,32 +100,50 @@ export function startPresence(getClient: () => Promise<PresenceClient>, userId: 
           if (error) console.debug('[presence] last_seen not kept', error.message);
         });
     };
-    channel = sb.channel(PRESENCE_CHANNEL, { config: { presence: { key: userId } } });
-    channel
-      .on('presence', { event: 'sync' }, () => {
-        setOnline(new Set(Object.keys(channel?.presenceState() ?? {})));
-      })
-      .subscribe((status) => {
-        subscribed = status === 'SUBSCRIBED';
-        if (!subscribed || !channel) return;
-        track();
-        // last_seen is the member's own (private) column; its public copy follows show_online_status in SQL.
-        void touchLastSeen();
-        clearInterval(timer);
-        timer = setInterval(() => {
+    const join = () => {
+      if (channel) return;
+      const joined = sb.channel(PRESENCE_CHANNEL, { config: { presence: { key: userId } } });
+      channel = joined;
+      joined
+        .on('presence', { event: 'sync' }, () => {
+          if (channel === joined) setOnline(new Set(Object.keys(joined.presenceState())));
+        })
+        .subscribe((status) => {
+          if (channel !== joined) return;
+          subscribed = status === 'SUBSCRIBED';
+          if (!subscribed) return;
           track();
+          // last_seen is the member's own (private) column; its public copy follows show_online_status in SQL.
           void touchLastSeen();
-        }, PRESENCE_REFRESH_MS);
-      });
+          clearInterval(timer);
+          timer = setInterval(() => {
+            track();
+            void touchLastSeen();
+          }, PRESENCE_REFRESH_MS);
+        });
+    };
+    const leave = () => {
+      clearInterval(timer);
+      const left = channel;
+      channel = undefined;
+      subscribed = false;
+      tracked = false;
+      // Who is online is not known without a network: nobody is shown as online until it is back.
+      setOnline(new Set());
+      if (left) void sb.removeChannel(left);
+    };
+    const unwatch = whileOnline(join, leave, network);
+    stopWatching = () => {
+      unwatch();
+      untrack();
+      leave();
+    };
   });
   return () => {
     stopped = true;
     settingListeners.delete(onSetting);
+    stopWatching();
     clearInterval(timer);
-    if (channel) {
-      untrack();
-      void getClient().then((sb) => channel && sb.removeChannel(channel));
-    }
     setOnline(new Set());
   };
 }

@@ -167,6 +167,11 @@ test('synced data shows without reload, opens offline, and an offline write uplo
     if (counting) refused.push(`${route.request().method()} ${new URL(route.request().url()).pathname}`);
     await route.abort('internetdisconnected');
   });
+  // Realtime's socket (presence) is a request too: none is opened until the network is back.
+  const sockets: string[] = [];
+  page.on('websocket', (ws) => {
+    if (counting) sockets.push(new URL(ws.url()).pathname);
+  });
   await context.setOffline(true);
   await expect.poll(() => page.evaluate(() => navigator.onLine)).toBe(false);
   // A request already on its way when the page learned it is refused within this.
@@ -208,6 +213,7 @@ test('synced data shows without reload, opens offline, and an offline write uplo
   // Offline means no request (issue 21): the page and its service worker tried no API request at all (the
   // shell, config and chunks came from the worker's caches; the reads wait for the network).
   expect(refused).toEqual([]);
+  expect(sockets).toEqual([]);
   // Back online: the queue drains and the server holds the change.
   await context.unroute(API_ROUTE);
   await context.setOffline(false);

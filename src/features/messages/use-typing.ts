@@ -1,6 +1,7 @@
 // Typing indicator over realtime broadcast on the private channel conversation:<id> (server/realtime/README.md).
 import type { RealtimeChannel } from '@supabase/supabase-js';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useOnline } from '../../data/network.ts';
 import { getSupabase } from '../../data/supabase-client.ts';
 import { TYPING_SEND_INTERVAL_MS, TYPING_SHOW_MS } from './message-text.ts';
 
@@ -11,9 +12,11 @@ export function useTyping(conversationId: string | undefined, me: string | undef
   const [otherTyping, setOtherTyping] = useState(false);
   const channelRef = useRef<RealtimeChannel | undefined>(undefined);
   const lastSent = useRef(0);
+  // Offline means no request (issue 21): the channel (and its socket) waits for the network.
+  const online = useOnline();
 
   useEffect(() => {
-    if (!conversationId || !me) return;
+    if (!conversationId || !me || !online) return;
     let stopped = false;
     let hide: ReturnType<typeof setTimeout> | undefined;
     let channel: RealtimeChannel | undefined;
@@ -42,7 +45,7 @@ export function useTyping(conversationId: string | undefined, me: string | undef
         void getSupabase().then((sb) => sb.removeChannel(c));
       }
     };
-  }, [conversationId, me]);
+  }, [conversationId, me, online]);
 
   const notifyTyping = useCallback(() => {
     const now = Date.now();
