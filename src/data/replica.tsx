@@ -157,6 +157,7 @@ function newDatabase(store: ReplicaStore, tabOnly = false): PowerSyncDatabase {
  */
 async function openDatabase(userId: string | null): Promise<{ db: PowerSyncDatabase; store: ReplicaStore }> {
   const [opfs, legacy] = await Promise.all([opfsUsable(), indexedDbReplicaExists()]);
+  markStart('hs:replica-store-checked');
   if (opfs && legacy && userId !== null && readOwner() === userId) {
     // Until its writes are uploaded, this tab alone uses the old database (other tabs open their own worker).
     const old = newDatabase('indexeddb', true);
