@@ -15,7 +15,14 @@ import {
 } from './support/service-role.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { countLocalInteractions, exposeReplica } from './support/local-replica.ts';
-import { deckCard, deckSettling, expectNotInDeck, noMorePeople, skipUntilShown } from './support/deck.ts';
+import {
+  deckCard,
+  deckSettling,
+  expectNotInDeck,
+  noMorePeople,
+  placeOfItsOwn,
+  skipUntilShown,
+} from './support/deck.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
@@ -53,6 +60,8 @@ const noMore = noMorePeople;
 const settling = deckSettling;
 
 const LONDON = { city: 'London', country: 'United Kingdom', location_lat: 51.5, location_lng: -0.1 };
+/** Around Inverness: the tests whose decks must hold only their own members live here, within 5 km. */
+const HIGHLANDS = { city: 'Inverness', country: 'United Kingdom', lat: 57.5, lng: -4.5 };
 
 test('the deck refreshes itself when she changes her preferences; swipes wait while a fresh deck arrives', async ({
   browser,
@@ -60,6 +69,7 @@ test('the deck refreshes itself when she changes her preferences; swipes wait wh
   baseURL,
 }) => {
   const auth = await getServiceAuth(request, baseURL!);
+  const here = placeOfItsOwn(HIGHLANDS);
   const emailM = makeEmail('mira');
   const m = await newMemberPage(browser, baseURL!);
   await signUpAndConfirm(m, request, emailM);
@@ -69,23 +79,30 @@ test('the deck refreshes itself when she changes her preferences; swipes wait wh
     birthday: '1994-03-10',
     gender: 'woman',
     looking_for: ['man'],
-    ...LONDON,
+    ...here,
   });
-  // Nobody in this community is non-binary: her first deck is empty.
-  await setPreferences(request, auth, idM, { min_age: 18, max_age: 120, genders: ['non-binary'] });
+  // Nobody within 5 km of her is non-binary: her first deck is empty.
+  await setPreferences(request, auth, idM, {
+    min_age: 18,
+    max_age: 120,
+    genders: ['non-binary'],
+    max_distance_band: 'under 5 km',
+  });
   const idN = await createAccount(request, auth, 'nolan');
   await setProfile(request, auth, idN, {
     name: 'Nolan Example',
     birthday: '1990-05-05',
     gender: 'man',
     looking_for: ['woman'],
-    ...LONDON,
+    ...here,
   });
 
   await m.goto('/find-matches');
   await expect(noMore(m)).toBeVisible({ timeout: 30_000 });
   // The filters say which saved preferences apply, in words.
-  await expect(m.getByText('Your preferences: ages 18-120 · Non-binary')).toBeVisible({ timeout: 30_000 });
+  await expect(m.getByText('Your preferences: ages 18-120 · within 5 km · Non-binary')).toBeVisible({
+    timeout: 30_000,
+  });
 
   // She changes "Show me" in another tab; the open deck refreshes without "Look again".
   const tab = await m.context().newPage();
@@ -99,7 +116,7 @@ test('the deck refreshes itself when she changes her preferences; swipes wait wh
   await tab.close();
   await skipUntilShown(m, idN);
   await expect(m.getByRole('button', { name: 'Look again' })).toHaveCount(0);
-  await expect(m.getByText('Your preferences: ages 18-120 · Man')).toBeVisible();
+  await expect(m.getByText('Your preferences: ages 18-120 · within 5 km · Man')).toBeVisible();
   await expectNoSeriousA11yViolations(m);
   // Like and Skip are on screen without scrolling, on a phone and on a desktop.
   for (const size of [
@@ -222,6 +239,7 @@ test('a free member at the daily like limit: the SQL limit refuses a queued like
   baseURL,
 }) => {
   const auth = await getServiceAuth(request, baseURL!);
+  const here = placeOfItsOwn(HIGHLANDS);
   const emailL = makeEmail('lena');
   const l = await newMemberPage(browser, baseURL!);
   await signUpAndConfirm(l, request, emailL);
@@ -231,9 +249,14 @@ test('a free member at the daily like limit: the SQL limit refuses a queued like
     birthday: '1993-04-04',
     gender: 'woman',
     looking_for: ['non-binary'],
-    ...LONDON,
+    ...here,
   });
-  await setPreferences(request, auth, idL, { min_age: 18, max_age: 120, genders: ['non-binary'] });
+  await setPreferences(request, auth, idL, {
+    min_age: 18,
+    max_age: 120,
+    genders: ['non-binary'],
+    max_distance_band: 'under 5 km',
+  });
   const others: string[] = [];
   for (const name of ['Theo Example', 'Tate Example']) {
     const id = await createAccount(request, auth, 'tnb');
@@ -243,7 +266,7 @@ test('a free member at the daily like limit: the SQL limit refuses a queued like
       birthday: '1991-01-01',
       gender: 'non-binary',
       looking_for: ['woman'],
-      ...LONDON,
+      ...here,
     });
   }
   // Theo likes her (answered on the likes page at the end).

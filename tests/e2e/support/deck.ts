@@ -88,3 +88,23 @@ export async function expectNotInDeck(page: Page, memberId: string, maxSteps = 1
   }
   await expect(noMorePeople(page)).toBeVisible();
 }
+
+/**
+ * A spot of its own for one test's members, somewhere in a region (the city only names it), so that members
+ * an earlier run left in the same database (a repeated run, `--repeat-each`) are out of a deck limited to
+ * "Within 5 km". Drawn per test, not per file: repeats in one worker share the file's module state. Two draws
+ * land within 5 km of each other about once in a thousand.
+ */
+export function placeOfItsOwn(region: { city: string; country: string; lat: number; lng: number }): {
+  city: string;
+  country: string;
+  location_lat: number;
+  location_lng: number;
+} {
+  return {
+    city: region.city,
+    country: region.country,
+    location_lat: region.lat + (Math.random() - 0.5) * 2,
+    location_lng: region.lng + (Math.random() - 0.5) * 4,
+  };
+}
