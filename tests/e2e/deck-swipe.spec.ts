@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
-import { deckCard, settledCard } from './support/deck.ts';
+import { deckCard, placeOfItsOwn, settledCard } from './support/deck.ts';
 import {
   createAccount,
   getMemberId,
@@ -20,8 +20,9 @@ import { test } from './support/test.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
-// A town of its own, so this member's deck holds the two people made here.
-const HERE = { city: 'Akureyri', country: 'Iceland', location_lat: 65.68, location_lng: -18.09 };
+// Around Akureyri, on a spot drawn per test: with "Within 5 km" this member's deck holds the two people made
+// here, whatever other journeys (or earlier runs of this one) left in the database.
+const AKUREYRI = { city: 'Akureyri', country: 'Iceland', lat: 65.68, lng: -18.09 };
 
 async function drag(page: Page, dx: number) {
   const box = (await deckCard(page).boundingBox())!;
@@ -43,6 +44,7 @@ for (const size of [
     baseURL,
   }) => {
     await page.setViewportSize(size);
+    const here = placeOfItsOwn(AKUREYRI);
     await acceptNecessaryCookies(page);
     const auth = await getServiceAuth(request, baseURL!);
     const email = makeEmail('swipe');
@@ -53,12 +55,12 @@ for (const size of [
       birthday: '1993-02-02',
       gender: 'woman',
       looking_for: ['man'],
-      ...HERE,
+      ...here,
     });
-    // Her preferences: men (the deck then holds only the two made here, whatever other journeys left nearby).
+    // Her preferences: men within 5 km (the deck then holds only the two made here).
     const prefs = await request.post('/rest/v1/match_preferences?on_conflict=user_id', {
       headers: { ...serviceHeaders(auth), prefer: 'return=minimal,resolution=merge-duplicates' },
-      data: { user_id: me, min_age: 18, max_age: 120, genders: ['man'] },
+      data: { user_id: me, min_age: 18, max_age: 120, genders: ['man'], max_distance_band: 'under 5 km' },
     });
     expect(prefs.ok(), await prefs.text()).toBe(true);
     for (const [tag, name] of [
@@ -85,7 +87,7 @@ for (const size of [
         looking_for: ['woman'],
         bio: 'Hiking, coffee and long summer evenings.',
         interests: ['hiking', 'coffee'],
-        ...HERE,
+        ...here,
       });
     }
 
