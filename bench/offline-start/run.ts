@@ -222,6 +222,16 @@ async function launch(profile: string, baseURL: string): Promise<BrowserContext>
   });
 }
 
+/** A new browser process on the profile, offline from its first request, and its page. */
+async function launchOffline(
+  profile: string,
+  baseURL: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await launch(profile, baseURL);
+  await context.setOffline(true);
+  return { context, page: context.pages()[0] ?? (await context.newPage()) };
+}
+
 async function main() {
   // A build folder of its own (BENCH_DIST_DIR to reuse one), so the bench never clashes with others building dist/.
   const distDir = process.env['BENCH_DIST_DIR']
@@ -313,20 +323,18 @@ async function main() {
     // Cold launches: a new browser process on the same profile each time, offline from the first request.
     const colds: StartTiming[] = [];
     for (let i = 0; i < COLD_LAUNCHES; i++) {
-      context = await launch(profile, origin);
-      await context.setOffline(true);
-      const coldPage = context.pages()[0] ?? (await context.newPage());
-      await coldPage.goto('/match-list');
-      colds.push(await readStartTiming(coldPage, matchCount));
+      const cold = await launchOffline(profile, origin);
+      context = cold.context;
+      await cold.page.goto('/match-list');
+      colds.push(await readStartTiming(cold.page, matchCount));
       await context.close();
       context = undefined;
     }
     if (traceFile) {
-      context = await launch(profile, origin);
-      await context.setOffline(true);
-      const coldPage = context.pages()[0] ?? (await context.newPage());
-      await traceStart(context, coldPage, matchCount, coldTraceFile(traceFile), () =>
-        coldPage.goto('/match-list'),
+      const cold = await launchOffline(profile, origin);
+      context = cold.context;
+      await traceStart(context, cold.page, matchCount, coldTraceFile(traceFile), () =>
+        cold.page.goto('/match-list'),
       );
       await context.close();
       context = undefined;
