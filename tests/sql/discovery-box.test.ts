@@ -81,4 +81,75 @@ describe.each(getDatabaseKinds())('discovery distance box on %s', (kind) => {
     const [nearPole] = await box(88.9, 0, 5);
     expect(nearPole!.lng_delta).toBeNull();
   });
+
+  // 0132: a band's members are read at its grid points; those must be exactly the grid positions the band
+  // holds, by the distance rule each member's row was checked with before, across the antimeridian (where
+  // -180 and 180 are both stored) and around a pole (every longitude).
+  it('the band grid points are exactly the grid positions within the band', async () => {
+    const r = await db.query<{
+      lat: string;
+      lng: string;
+      rank: number;
+      brute: string;
+      points: string;
+      missing: string;
+      extra: string;
+      west: string;
+      east: string;
+    }>(`
+      with viewers as (
+        select lat::numeric(4, 1) as lat, lng::numeric(4, 1) as lng
+        from (values (0.0, 0.0), (51.5, 10.5), (33.3, -179.9), (-0.1, 179.9), (-60.0, 180.0), (-45.2, -180.0),
+          (-89.5, -180.0)) v(lat, lng)
+      ),
+      -- every grid position within a degree of latitude; within 3 degrees of longitude (across the
+      -- antimeridian too), or at every longitude for viewers beyond 80 degrees
+      grid as (
+        select v.lat, v.lng, (round(v.lat * 10)::int + i) / 10.0 as lat2, j / 10.0 as lng2
+        from viewers v
+        cross join generate_series(-10, 10) i
+        cross join generate_series(-1800, 1800) j
+        where abs(round(v.lat * 10)::int + i) <= 900
+          and (abs(v.lat) > 80 or least(abs(j / 10.0 - v.lng), 360 - abs(j / 10.0 - v.lng)) <= 3)
+      ),
+      brute as (
+        select g.lat, g.lng, rank, g.lat2, g.lng2
+        from grid g
+        cross join lateral (select public.get_distance_band_rank(public.get_distance_band(
+          public.get_distance_km(g.lat, g.lng, g.lat2, g.lng2))) as band) m
+        cross join generate_series(1, 5) rank
+        where m.band <= rank and (abs(g.lat) <= 80 or rank in (1, 5))
+      ),
+      points as (
+        select v.lat, v.lng, rank, p.point_lat as lat2, p.point_lng as lng2
+        from viewers v cross join generate_series(1, 5) rank
+        cross join lateral app_private.get_band_grid_points(v.lat, v.lng, rank) p
+        -- the polar viewer (every longitude is tried) for the narrowest and widest bands only
+        where abs(v.lat) <= 80 or rank in (1, 5)
+      )
+      select lat::text, lng::text, rank,
+        count(b.lat2) as brute, count(p.lat2) as points,
+        count(*) filter (where p.lat2 is null) as missing, count(*) filter (where b.lat2 is null) as extra,
+        count(*) filter (where p.lng2 < 0) as west, count(*) filter (where p.lng2 > 0) as east
+      from brute b full join points p using (lat, lng, rank, lat2, lng2)
+      group by lat, lng, rank
+      order by 1, 2, 3
+    `);
+    expect(r.rows).toHaveLength(32);
+    for (const row of r.rows) {
+      expect({ ...row, missing: Number(row.missing), extra: Number(row.extra) }).toMatchObject({
+        missing: 0,
+        extra: 0,
+      });
+      expect(Number(row.points)).toBe(Number(row.brute));
+      expect(Number(row.points)).toBeGreaterThan(0);
+    }
+    const at = (lat: string, lng: string, rank: number) =>
+      r.rows.find((x) => x.lat === lat && x.lng === lng && x.rank === rank)!;
+    // Beside the antimeridian a band reaches both sides; -180 and 180 are both listed.
+    expect(Number(at('33.3', '-179.9', 3).east)).toBeGreaterThan(0);
+    expect(Number(at('-0.1', '179.9', 3).west)).toBeGreaterThan(0);
+    // Near the south pole the widest near band holds the pole: every longitude of latitude -90.
+    expect(Number(at('-89.5', '-180.0', 5).points)).toBeGreaterThan(3600);
+  });
 });

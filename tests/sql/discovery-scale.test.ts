@@ -236,5 +236,44 @@ describe.each(getDatabaseKinds())('discovery above the scored-pool cap on %s', (
     expect(deck.rows.map((r) => [r.id, r.compatibility_score])).toEqual(
       ranked.slice(0, 100).map((e) => [e.m.id, e.score]),
     );
+
+    // A band that keeps everyone (all are within about 60 km) reads the box instead (0132): the same pool
+    // in the same order, so the same deck.
+    const inBand = await asActor(db, member(viewer.id), (tx) =>
+      tx.query<{ id: string; compatibility_score: number }>(
+        `select id, compatibility_score from public.get_discovery_candidates(100,
+           filter_max_distance_band => '50-100 km')`,
+      ),
+    );
+    expect(everyone.every((m) => getDistanceKm(viewer.lat, viewer.lng, m.lat, m.lng) < 100)).toBe(true);
+    expect(inBand.rows).toEqual(deck.rows);
+  });
+
+  it('within a band, the pool is the 500 most recently active eligible members inside it', async () => {
+    const gone = new Set([...skipped, ...liked].map((m) => m.id));
+    // 25-50 km leaves out the rows 0.5 degrees of latitude away (about 56 km).
+    const within = (m: Generated) =>
+      isWithinBand(getDistanceBand(getDistanceKm(viewer.lat, viewer.lng, m.lat, m.lng)), '25-50 km');
+    const eligible = recent.filter((m) => !gone.has(m.id) && within(m));
+    expect(eligible.length).toBeLessThan(recent.length - gone.size);
+    const seen = (m: Generated) => (m.showOnline && m.lastSeen ? Date.parse(m.lastSeen) : null);
+    const ranked = eligible
+      .slice(0, POOL_CAP)
+      .map((m) => ({ m, score: computeCompatibility(viewer, m).score }))
+      .sort(
+        (a, b) =>
+          b.score - a.score ||
+          (seen(b.m) ?? -Infinity) - (seen(a.m) ?? -Infinity) ||
+          (a.m.id < b.m.id ? -1 : a.m.id > b.m.id ? 1 : 0),
+      );
+    const deck = await asActor(db, member(viewer.id), (tx) =>
+      tx.query<{ id: string; compatibility_score: number }>(
+        `select id, compatibility_score from public.get_discovery_candidates(100,
+           filter_max_distance_band => '25-50 km')`,
+      ),
+    );
+    expect(deck.rows.map((r) => [r.id, r.compatibility_score])).toEqual(
+      ranked.slice(0, 100).map((e) => [e.m.id, e.score]),
+    );
   });
 });
