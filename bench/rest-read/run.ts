@@ -32,6 +32,7 @@ function randomId(): number {
 /** The baseline: no framework, no parsing beyond the id, the same SQL on the same database. */
 async function startBareServer(t: TestServer): Promise<{ url: string; close: () => Promise<void> }> {
   const claims = JSON.stringify({ role: 'anon', iss: t.server.ctx.keys.issuer });
+  const timeout = `${t.server.ctx.config.REST_STATEMENT_TIMEOUT_MS}ms`;
   const server = http.createServer((req, res) => {
     const m = /[?&]id=eq\.([0-9]+)/.exec(req.url ?? '');
     if (!m) {
@@ -41,9 +42,13 @@ async function startBareServer(t: TestServer): Promise<{ url: string; close: () 
     const path = (req.url ?? '').split('?')[0];
     t.db
       .transaction(async (tx) => {
-        await tx.query(SET_CALLER_SQL, ['anon', claims, req.method, path, JSON.stringify(req.headers)], {
-          name: SET_CALLER_STATEMENT,
-        });
+        await tx.query(
+          SET_CALLER_SQL,
+          ['anon', claims, req.method, path, JSON.stringify(req.headers), timeout],
+          {
+            name: SET_CALLER_STATEMENT,
+          },
+        );
         const r = await tx.query<{ rows: number; body: string }>(READ_SQL, [m[1]]);
         return r.rows[0];
       })
