@@ -4,19 +4,26 @@ import path from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
 import type { Database, Queryable, QueryResult } from './database.ts';
 import { TYPE_OIDS } from './database.ts';
+import { createPgliteQueryRunner, type PgliteQueryRunner } from './pglite-query.ts';
 
 const parsers = {
   [TYPE_OIDS.int8]: (v: string) => v,
   [TYPE_OIDS.date]: (v: string) => v,
 };
 
-function wrap(q: { query: PGlite['query']; exec: PGlite['exec'] }): Queryable {
+function wrap(
+  runner: PgliteQueryRunner,
+  q: { exec: PGlite['exec'] },
+  transaction?: { readonly closed: boolean },
+): Queryable {
   return {
     async query<T>(text: string, params: unknown[] = []): Promise<QueryResult<T>> {
-      const r = await q.query<T>(text, params, { parsers });
-      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+      if (transaction?.closed) throw new Error('Transaction is closed');
+      return runner.query<T>(text, params, transaction !== undefined);
     },
     async exec(sql: string) {
+      // Scripts are where DDL runs: a statement's parameter types may have changed.
+      runner.forget();
       await q.exec(sql);
     },
   };
@@ -72,11 +79,12 @@ export async function openPglite(dir?: string, options: { loadDataDir?: Blob } =
     release();
     throw e;
   }
-  const base = wrap(db);
+  const runner = createPgliteQueryRunner(db);
+  const base = wrap(runner, db);
   return {
     kind: 'pglite',
     ...base,
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn) => db.transaction((tx) => fn(wrap(runner, tx, tx))),
     async listen(channel, onNotify) {
       const unsub = await db.listen(channel, onNotify);
       return async () => unsub();

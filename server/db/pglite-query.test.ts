@@ -1,0 +1,158 @@
+// The one-exchange query path must answer exactly what PGlite's own query answers: same rows, same parsed
+// values, same serialised parameters, same affected-row count, same errors.
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TYPE_OIDS } from './database.ts';
+import { openPglite } from './open-pglite.ts';
+import { createPgliteQueryRunner } from './pglite-query.ts';
+
+const parsers = {
+  [TYPE_OIDS.int8]: (v: string) => v,
+  [TYPE_OIDS.date]: (v: string) => v,
+};
+
+let db: PGlite;
+
+beforeAll(async () => {
+  db = await PGlite.create({ parsers });
+  await db.exec(`
+    create table t (
+      id int primary key, name text, born date, seen timestamptz, n bigint, score numeric, ok boolean,
+      tags text[], ids uuid[], doc jsonb, raw json, pic bytea, at point
+    );
+    insert into t values
+      (1, 'Ada', '1990-02-03', '2026-01-02T03:04:05.678Z', 9007199254740993, 1.50, true, '{a,"b c"}',
+       '{00000000-0000-0000-0000-000000000001}', '{"k": [1, "x"]}', '{"r": 1}', '\\x00ff', '(1,2)'),
+      (2, null, null, null, null, null, null, null, null, null, null, null, null);
+  `);
+});
+
+afterAll(async () => {
+  await db.close();
+});
+
+/** Runs the statement both ways, in the same state, and expects the same answer. */
+async function expectSame(text: string, params: unknown[] = []) {
+  const runner = createPgliteQueryRunner(db);
+  const ours = await db.transaction(async (tx) => {
+    const r = await runner.query(text, params, true);
+    await tx.rollback();
+    return r;
+  });
+  const theirs = await db.transaction(async (tx) => {
+    const r = await tx.query(text, params);
+    await tx.rollback();
+    return r;
+  });
+  expect(ours.rows).toEqual(theirs.rows);
+  expect(ours.rowCount).toBe(theirs.affectedRows);
+  return ours;
+}
+
+describe('the one-exchange PGlite query', () => {
+  it('parses every column type as PGlite does (int8 and date kept as text)', async () => {
+    const r = await expectSame('select * from t order by id');
+    expect(r.rows[0]).toMatchObject({
+      n: '9007199254740993',
+      born: '1990-02-03',
+      tags: ['a', 'b c'],
+      ok: true,
+    });
+    expect(r.rows[1]).toMatchObject({ name: null, tags: null });
+    expect(r.rowCount).toBe(0);
+  });
+
+  it('serialises parameters by their type as PGlite does: json, arrays, dates, booleans, bytes, null', async () => {
+    const at = new Date('2026-05-06T07:08:09.010Z');
+    await expectSame(
+      `insert into t (id, name, doc, raw, tags, ids, seen, ok, pic, n, born)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning *`,
+      [
+        3,
+        'Zoë "quoted" \\ back',
+        { nested: ['a', 1, null], s: 'x' },
+        '{"already": "text"}',
+        ['one', 'two words', 'quote"d', null],
+        ['00000000-0000-0000-0000-000000000002'],
+        at,
+        false,
+        new Uint8Array([0, 1, 254]),
+        '12345678901234567',
+        '2000-01-01',
+      ],
+    );
+    await expectSame('select $1::jsonb as a, $2::text[] as b, $3::int as c, $4::text as d', [
+      ['x', { y: 1 }],
+      [],
+      '42',
+      undefined,
+    ]);
+  });
+
+  it('counts affected rows as PGlite does, and runs statements without parameters', async () => {
+    const r = await expectSame('update t set name = name || $1 where id <= $2', ['!', 2]);
+    expect(r.rowCount).toBe(2);
+    await expectSame('delete from t');
+    await expectSame('select 1 as one');
+    await expectSame('');
+  });
+
+  it('keeps a statement usable after an error and says which statement failed', async () => {
+    const runner = createPgliteQueryRunner(db);
+    await expect(
+      runner.query('select * from t where id = $1', ['not a number'], false),
+    ).rejects.toMatchObject({
+      code: '22P02',
+      query: 'select * from t where id = $1',
+    });
+    await expect(runner.query('selec 1', [], false)).rejects.toMatchObject({ code: '42601' });
+    await expect(runner.query('select * from nowhere where id = $1', [1], false)).rejects.toMatchObject({
+      code: '42P01',
+    });
+    expect((await runner.query<{ id: number }>('select id from t where id = $1', [1], false)).rows).toEqual([
+      { id: 1 },
+    ]);
+  });
+
+  it('learns new parameter types after forget() (DDL changed them)', async () => {
+    const runner = createPgliteQueryRunner(db);
+    await db.exec('create table u (v int)');
+    await runner.query('insert into u (v) values ($1)', [1], false);
+    await db.exec('alter table u alter column v type jsonb using to_jsonb(v)');
+    runner.forget();
+    await runner.query('insert into u (v) values ($1)', [{ k: 'v' }], false);
+    expect((await runner.query('select v from u order by v::text', [], false)).rows).toEqual([
+      { v: 1 },
+      { v: { k: 'v' } },
+    ]);
+  });
+});
+
+describe('openPglite', () => {
+  it('runs statements in and out of transactions, one at a time, and refuses a closed transaction', async () => {
+    const pg = await openPglite();
+    try {
+      await pg.exec('create table c (n int)');
+      // Concurrent statements outside the transaction wait for it: they see its whole effect or none.
+      const inside = pg.transaction(async (tx) => {
+        await tx.query('insert into c values ($1)', [1]);
+        await new Promise((r) => setTimeout(r, 20));
+        await tx.query('insert into c values ($1)', [2]);
+        return tx;
+      });
+      const outside = pg.query<{ n: number }>('select count(*)::int as n from c');
+      const tx = await inside;
+      expect((await outside).rows[0]?.n).toBe(2);
+      await expect(tx.query('select 1')).rejects.toThrow('Transaction is closed');
+      await expect(
+        pg.transaction(async (t2) => {
+          await t2.query('insert into c values ($1)', [3]);
+          throw new Error('changed my mind');
+        }),
+      ).rejects.toThrow('changed my mind');
+      expect((await pg.query<{ n: number }>('select count(*)::int as n from c')).rows[0]?.n).toBe(2);
+    } finally {
+      await pg.close();
+    }
+  });
+});
