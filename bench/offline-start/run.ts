@@ -2,7 +2,7 @@
 // we time from the app shell's load (DOMContentLoaded: the entry script has run) to the match list rendered
 // from the local replica (the 'hs:first-synced-screen' mark). Two ways: reloads in an open browser, and cold
 // launches of a new browser process on the same profile. Goal: <= 300 ms. BENCH_RUNS, BENCH_COLD_RUNS;
-// BENCH_DIST_DIR reuses a build folder and BENCH_SKIP_BUILD=1 skips the build; BENCH_TRACE=<file> also writes
+// BENCH_DIST_DIR reuses a build folder and BENCH_SKIP_BUILD=1 skips building it; BENCH_TRACE=<file> also writes
 // Chromium traces of one more offline reload (<file>) and cold launch (<file> with .cold before its extension;
 // open them in Perfetto: the page, its database worker, the service worker and the WASM compile on one timeline).
 import crypto from 'node:crypto';
@@ -233,6 +233,12 @@ async function launchOffline(
 }
 
 async function main() {
+  if (process.env['BENCH_SKIP_BUILD'] && !process.env['BENCH_DIST_DIR']) {
+    // Without a folder to reuse, skipping the build would serve an empty one (every page a 404).
+    throw new Error(
+      'BENCH_SKIP_BUILD=1 needs BENCH_DIST_DIR=<a built folder>, e.g. BENCH_DIST_DIR=dist after npm run build',
+    );
+  }
   // A build folder of its own (BENCH_DIST_DIR to reuse one), so the bench never clashes with others building dist/.
   const distDir = process.env['BENCH_DIST_DIR']
     ? path.resolve(process.env['BENCH_DIST_DIR'])
