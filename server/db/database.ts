@@ -12,7 +12,7 @@ export interface QueryOptions {
 export interface Queryable {
   /**
    * One parameterised statement. `options.name` prepares it once per connection under that name (the
-   * text must be constant for the name); on PGlite it makes no difference.
+   * text must be constant for the name), on PostgreSQL and on PGlite alike.
    */
   query<T = Record<string, unknown>>(
     text: string,

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
-import type { Database, Queryable, QueryResult } from './database.ts';
+import type { Database, Queryable, QueryOptions, QueryResult } from './database.ts';
 import { TYPE_OIDS } from './database.ts';
 import { createPgliteQueryRunner, type PgliteQueryRunner } from './pglite-query.ts';
 
@@ -11,15 +11,14 @@ const parsers = {
   [TYPE_OIDS.date]: (v: string) => v,
 };
 
-function wrap(
-  runner: PgliteQueryRunner,
-  q: { exec: PGlite['exec'] },
-  transaction?: { readonly closed: boolean },
-): Queryable {
+function wrap(runner: PgliteQueryRunner, q: { exec: PGlite['exec'] }): Queryable {
   return {
-    async query<T>(text: string, params: unknown[] = []): Promise<QueryResult<T>> {
-      if (transaction?.closed) throw new Error('Transaction is closed');
-      return runner.query<T>(text, params, transaction !== undefined);
+    async query<T>(
+      text: string,
+      params: unknown[] = [],
+      options: QueryOptions = {},
+    ): Promise<QueryResult<T>> {
+      return runner.query<T>(text, params, false, options.name);
     },
     async exec(sql: string) {
       // Scripts are where DDL runs: a statement's parameter types may have changed.
@@ -84,7 +83,7 @@ export async function openPglite(dir?: string, options: { loadDataDir?: Blob } =
   return {
     kind: 'pglite',
     ...base,
-    transaction: (fn) => db.transaction((tx) => fn(wrap(runner, tx, tx))),
+    transaction: (fn) => runner.transaction(fn),
     async listen(channel, onNotify) {
       const unsub = await db.listen(channel, onNotify);
       return async () => unsub();

@@ -128,6 +128,68 @@ describe('the one-exchange PGlite query', () => {
   });
 });
 
+describe('statements prepared under a name', () => {
+  it('answer as unnamed ones, and are prepared again for another text or after forget()', async () => {
+    const runner = createPgliteQueryRunner(db);
+    const text = 'select id, name, $1::jsonb as doc from t where id = $2';
+    const unnamed = await runner.query(text, [{ a: [1] }, 1], false);
+    const named = await runner.query(text, [{ a: [1] }, 1], false, 'hs_test_named');
+    expect(named.rows).toEqual(unnamed.rows);
+    expect((await runner.query(text, [{ b: 2 }, 1], false, 'hs_test_named')).rows[0]).toMatchObject({
+      doc: { b: 2 },
+    });
+    // Another text under the same name (a caller's mistake) answers for that text, not the old one.
+    expect((await runner.query('select $1::int + 1 as n', [41], false, 'hs_test_named')).rows).toEqual([
+      { n: 42 },
+    ]);
+    runner.forget();
+    expect((await runner.query('select $1::int + 2 as n', [40], false, 'hs_test_named')).rows).toEqual([
+      { n: 42 },
+    ]);
+  });
+});
+
+describe('transactions', () => {
+  it('commit when fn resolves, roll back when it throws, refuse statements once closed', async () => {
+    const pg = await openPglite();
+    try {
+      await pg.exec('create table tx_t (n int primary key)');
+      const tx = await pg.transaction(async (t) => {
+        await t.query('insert into tx_t values ($1)', [1]);
+        await t.exec('insert into tx_t values (2); insert into tx_t values (3)');
+        return t;
+      });
+      await expect(tx.query('select 1')).rejects.toThrow('Transaction is closed');
+      await expect(tx.exec('select 1')).rejects.toThrow('Transaction is closed');
+      await expect(
+        pg.transaction(async (t) => {
+          await t.query('insert into tx_t values ($1)', [4]);
+          await t.exec('insert into tx_t values (5)');
+          throw new Error('changed my mind');
+        }),
+      ).rejects.toThrow('changed my mind');
+      // A failed statement whose error was caught: COMMIT rolls back, and says so.
+      await expect(
+        pg.transaction(async (t) => {
+          await t.query('insert into tx_t values ($1)', [6]);
+          await t.query('insert into tx_t values ($1)', [1]).catch(() => undefined);
+        }),
+      ).rejects.toMatchObject({ code: '25P02', query: 'COMMIT' });
+      // A statement that fails takes the transaction down with it, and the database stays usable.
+      await expect(
+        pg.transaction((t) => t.query('insert into tx_t values ($1), ($1)', [7])),
+      ).rejects.toMatchObject({ code: '23505' });
+      expect((await pg.query<{ n: number }>('select n from tx_t order by n')).rows).toEqual([
+        { n: 1 },
+        { n: 2 },
+        { n: 3 },
+      ]);
+    } finally {
+      await pg.close();
+    }
+  });
+});
+
 describe('openPglite', () => {
   it('runs statements in and out of transactions, one at a time, and refuses a closed transaction', async () => {
     const pg = await openPglite();

@@ -3,8 +3,10 @@
 // its own parser and main-loop pass, so that it can learn the parameters' types before serialising the
 // values. This sends them as one message buffer, and keeps each statement's parameter types (asked once, by
 // Parse and Describe) so values are serialised exactly as PGlite's own `query` would serialise them.
-import { protocol, type PGlite } from '@electric-sql/pglite';
-import type { QueryResult } from './database.ts';
+// A statement given a name is prepared once under it (Parse is skipped after); a transaction's BEGIN and its
+// COMMIT or ROLLBACK are one exchange each.
+import { protocol, TransactionAbortedError, type PGlite } from '@electric-sql/pglite';
+import type { Queryable, QueryResult } from './database.ts';
 
 const { serialize } = protocol;
 
@@ -37,15 +39,38 @@ interface Message {
 export interface PgliteQueryRunner {
   /**
    * Runs one statement. `inTransaction`: the caller holds PGlite's transaction lock (inside
-   * `db.transaction`); otherwise the statement takes it, and the data folder is synced afterwards.
+   * `db.transaction` or `transaction` below); otherwise the statement takes it, and the data folder is
+   * synced afterwards. `name`: prepare the statement once under this name (its text must not change).
    */
-  query<T>(text: string, params: unknown[], inTransaction: boolean): Promise<QueryResult<T>>;
-  /** Forgets every statement's parameter types (after DDL that could change them). */
+  query<T>(text: string, params: unknown[], inTransaction: boolean, name?: string): Promise<QueryResult<T>>;
+  /** Runs fn in one transaction: commits when it resolves, rolls back when it throws (as PGlite's own). */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Forgets every statement's parameter types and prepared names (after DDL that could change them). */
   forget(): void;
 }
 
 export function createPgliteQueryRunner(db: PGlite): PgliteQueryRunner {
   const paramTypes = new Map<string, number[]>();
+  /** Statements prepared under a name: the text prepared and its parameter types. */
+  const prepared = new Map<string, { text: string; types: number[] }>();
+
+  async function prepare(name: string, text: string): Promise<number[]> {
+    const known = prepared.get(name);
+    if (known?.text === text) return known.types;
+    // Close first: after forget() the name may still be prepared in the database (closing none is no error).
+    const messages = (await db.execProtocolStream(
+      concat([
+        serialize.close({ type: 'S', name }),
+        serialize.parse({ text, name }),
+        serialize.describe({ type: 'S', name }),
+        serialize.sync(),
+      ]),
+      { syncToFs: false },
+    )) as unknown as Message[];
+    const types = messages.find((m) => m.name === 'parameterDescription')?.dataTypeIDs ?? [];
+    prepared.set(name, { text, types });
+    return types;
+  }
 
   async function getParamTypes(text: string): Promise<number[]> {
     const known = paramTypes.get(text);
@@ -60,8 +85,8 @@ export function createPgliteQueryRunner(db: PGlite): PgliteQueryRunner {
     return types;
   }
 
-  async function run<T>(text: string, params: unknown[]): Promise<QueryResult<T>> {
-    const types = params.length > 0 ? await getParamTypes(text) : [];
+  async function run<T>(text: string, params: unknown[], name: string | undefined): Promise<QueryResult<T>> {
+    const types = name ? await prepare(name, text) : params.length > 0 ? await getParamTypes(text) : [];
     const values = params.map((value, i) => {
       if (value === null || value === undefined) return null;
       const serializer = db.serializers[types[i] ?? 0];
@@ -69,8 +94,8 @@ export function createPgliteQueryRunner(db: PGlite): PgliteQueryRunner {
     });
     const messages = (await db.execProtocolStream(
       concat([
-        serialize.parse({ text }),
-        serialize.bind({ values }),
+        ...(name ? [] : [serialize.parse({ text })]),
+        serialize.bind({ values, ...(name ? { statement: name } : {}) }),
         serialize.describe({ type: 'P' }),
         serialize.execute({}),
         serialize.sync(),
@@ -106,29 +131,93 @@ export function createPgliteQueryRunner(db: PGlite): PgliteQueryRunner {
     return { rows: rows as T[], rowCount: affected };
   }
 
+  async function query<T>(
+    text: string,
+    params: unknown[],
+    inTransaction: boolean,
+    name?: string,
+  ): Promise<QueryResult<T>> {
+    const attempt = async () => {
+      try {
+        return await run<T>(text, params, name);
+      } catch (e) {
+        // As PGlite's own query does: the error says which statement it came from.
+        if (e instanceof Error && 'code' in e) Object.assign(e, { query: text, params });
+        throw e;
+      }
+    };
+    if (inTransaction) return db._runExclusiveQuery(attempt);
+    await db._checkReady();
+    return db._runExclusiveTransaction(() =>
+      db._runExclusiveQuery(async () => {
+        const result = await attempt();
+        await db.syncToFs();
+        return result;
+      }),
+    );
+  }
+
+  /** One simple-protocol exchange (no parameters; several statements allowed); answers the last tag. */
+  async function simple(sql: string): Promise<string> {
+    return db._runExclusiveQuery(async () => {
+      try {
+        const messages = (await db.execProtocolStream(serialize.query(sql), {
+          syncToFs: false,
+        })) as unknown as Message[];
+        let tag = '';
+        for (const m of messages) if (m.name === 'commandComplete') tag = (m.text ?? '').split(' ')[0] ?? '';
+        return tag;
+      } catch (e) {
+        if (e instanceof Error && 'code' in e) Object.assign(e, { query: sql });
+        throw e;
+      }
+    });
+  }
+
   return {
-    async query<T>(text: string, params: unknown[], inTransaction: boolean): Promise<QueryResult<T>> {
-      const attempt = async () => {
-        try {
-          return await run<T>(text, params);
-        } catch (e) {
-          // As PGlite's own query does: the error says which statement it came from.
-          if (e instanceof Error && 'code' in e) Object.assign(e, { query: text, params });
-          throw e;
-        }
-      };
-      if (inTransaction) return db._runExclusiveQuery(attempt);
+    query,
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       await db._checkReady();
-      return db._runExclusiveTransaction(() =>
-        db._runExclusiveQuery(async () => {
-          const result = await attempt();
-          await db.syncToFs();
+      return db._runExclusiveTransaction(async () => {
+        let closed = false;
+        const refuseClosed = () => {
+          if (closed) throw new Error('Transaction is closed');
+        };
+        const tx: Queryable = {
+          async query<R>(text: string, params: unknown[] = [], options: { name?: string } = {}) {
+            refuseClosed();
+            return query<R>(text, params, true, options.name);
+          },
+          async exec(sql: string) {
+            refuseClosed();
+            paramTypes.clear();
+            prepared.clear();
+            await simple(sql);
+          },
+        };
+        await simple('BEGIN');
+        try {
+          const result = await fn(tx);
+          closed = true;
+          // A statement that failed inside leaves the transaction aborted: COMMIT then rolls back.
+          if ((await simple('COMMIT')) === 'ROLLBACK') {
+            throw Object.assign(new TransactionAbortedError(), { query: 'COMMIT' });
+          }
           return result;
-        }),
-      );
+        } catch (e) {
+          if (!closed) {
+            closed = true;
+            await simple('ROLLBACK');
+          }
+          throw e;
+        } finally {
+          await db.syncToFs();
+        }
+      });
     },
     forget() {
       paramTypes.clear();
+      prepared.clear();
     },
   };
 }
