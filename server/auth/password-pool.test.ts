@@ -1,5 +1,6 @@
 // The argon2 worker pool: same hashes as @node-rs/argon2 on the event loop, more jobs than threads
 // queue and all finish, unreadable hashes are errors, and closing rejects what is left.
+import fs from 'node:fs';
 import { hash as hashHere, verify as verifyHere } from '@node-rs/argon2';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PasswordPool } from './password-pool.ts';
@@ -33,6 +34,21 @@ describe('PasswordPool', () => {
     expect(rights).toEqual(Array(7).fill(true));
     expect(pool.queued).toBe(0);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'hashes on threads below the event loop in the scheduler',
+    async () => {
+      // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value (fields counted from the pid).
+      const niceOf = (tid: string) =>
+        Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ').at(-1)!.split(' ')[16]);
+      const here = niceOf(fs.readlinkSync('/proc/thread-self').split('/').pop()!);
+      await Promise.all([pool.hash('one', FAST), pool.hash('two', FAST)]);
+      const lowered = fs
+        .readdirSync('/proc/self/task')
+        .filter((tid) => niceOf(tid) === Math.min(19, here + 10));
+      expect(lowered.length).toBeGreaterThanOrEqual(2);
+    },
+  );
 
   it('rejects a hash it cannot read, and keeps working', async () => {
     await expect(pool.verify('not a hash', 'whatever')).rejects.toThrow();

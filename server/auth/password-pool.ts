@@ -1,7 +1,8 @@
 // A small pool of worker threads for argon2 (see decision 0029). @node-rs/argon2's async functions
 // hold the calling thread for 1-3.5 ms at 19 MiB before the hash moves to libuv's thread pool, where
 // hashes then queue in front of file, DNS and WebCrypto work. Here the whole hash runs on a dedicated
-// thread; the event loop only posts a message.
+// thread; the event loop only posts a message. The threads run at a lower priority than the event loop
+// (decision 0078).
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 
