@@ -13,7 +13,6 @@ import {
   type GameType,
   type RoundQuestion,
 } from '../../domain/games.ts';
-import { sendMessage } from '../messages/messages-data.ts';
 import { recordGameEvent } from './game-events.ts';
 
 export interface SessionRow {
@@ -92,30 +91,44 @@ export interface InviteInput {
   themeId?: string;
 }
 
-/** A pending session and its card in the pair's thread; works offline (both queue). */
+/**
+ * A pending session and its card in the pair's thread; works offline (both queue). The card carries the chosen
+ * theme, so it is written (and uploaded, and synced to the other player) before the session, in one local
+ * transaction: a device that has the session has the card too, and whoever builds the first round reads the
+ * theme chosen, not the session's default. The conversation's unsent draft is left alone.
+ */
 export async function inviteToGame(db: PowerSyncDatabase, input: InviteInput): Promise<string> {
   const id = crypto.randomUUID();
   const now = new Date().toISOString();
-  await db.execute(
-    `insert into game_sessions (id, player1_id, player2_id, game_type, status, current_round, created_at, updated_at)
-     values (?, ?, ?, ?, 'pending', 0, ?, ?)`,
-    [id, input.me, input.other, input.gameType, now, now],
-  );
   const conversationId = await findConversationId(db, input.me, input.other);
-  if (conversationId)
-    await sendMessage(db, {
-      conversationId,
-      me: input.me,
-      other: input.other,
-      content: `Let's play ${input.gameName}!`,
-      type: 'game_invite',
-      metadata: {
+  await db.writeTransaction(async (tx) => {
+    if (conversationId) {
+      const metadata = {
         sessionId: id,
         gameType: input.gameType,
         gameName: input.gameName,
         ...(input.themeId ? { themeId: input.themeId } : {}),
-      },
-    });
+      };
+      await tx.execute(
+        `insert into messages (id, conversation_id, sender_id, recipient_id, content, type, metadata, status, created_at)
+         values (?, ?, ?, ?, ?, 'game_invite', ?, 'sent', ?)`,
+        [
+          crypto.randomUUID(),
+          conversationId,
+          input.me,
+          input.other,
+          `Let's play ${input.gameName}!`,
+          JSON.stringify(metadata),
+          now,
+        ],
+      );
+    }
+    await tx.execute(
+      `insert into game_sessions (id, player1_id, player2_id, game_type, status, current_round, created_at, updated_at)
+       values (?, ?, ?, ?, 'pending', 0, ?, ?)`,
+      [id, input.me, input.other, input.gameType, now, now],
+    );
+  });
   recordGameEvent({ type: 'GAME_INVITATION_SENT', sessionId: id, detail: input.gameName });
   return id;
 }
