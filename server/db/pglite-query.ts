@@ -54,20 +54,27 @@ export function createPgliteQueryRunner(db: PGlite): PgliteQueryRunner {
   /** Statements prepared under a name: the text prepared and its parameter types. */
   const prepared = new Map<string, { text: string; types: number[] }>();
 
+  /** One exchange with the database: the messages, in order, as one buffer. */
+  async function exchange(messages: Uint8Array[]): Promise<Message[]> {
+    return (await db.execProtocolStream(concat(messages), { syncToFs: false })) as unknown as Message[];
+  }
+
+  /** Parses (and, with a name, prepares) a statement and answers its parameters' types. */
+  async function describeParams(text: string, name?: string): Promise<number[]> {
+    const answer = await exchange([
+      // Close first: after forget() the name may still be prepared in the database (closing none is no error).
+      ...(name ? [serialize.close({ type: 'S', name })] : []),
+      serialize.parse({ text, ...(name ? { name } : {}) }),
+      serialize.describe({ type: 'S', ...(name ? { name } : {}) }),
+      serialize.sync(),
+    ]);
+    return answer.find((m) => m.name === 'parameterDescription')?.dataTypeIDs ?? [];
+  }
+
   async function prepare(name: string, text: string): Promise<number[]> {
     const known = prepared.get(name);
     if (known?.text === text) return known.types;
-    // Close first: after forget() the name may still be prepared in the database (closing none is no error).
-    const messages = (await db.execProtocolStream(
-      concat([
-        serialize.close({ type: 'S', name }),
-        serialize.parse({ text, name }),
-        serialize.describe({ type: 'S', name }),
-        serialize.sync(),
-      ]),
-      { syncToFs: false },
-    )) as unknown as Message[];
-    const types = messages.find((m) => m.name === 'parameterDescription')?.dataTypeIDs ?? [];
+    const types = await describeParams(text, name);
     prepared.set(name, { text, types });
     return types;
   }
@@ -75,11 +82,7 @@ export function createPgliteQueryRunner(db: PGlite): PgliteQueryRunner {
   async function getParamTypes(text: string): Promise<number[]> {
     const known = paramTypes.get(text);
     if (known) return known;
-    const messages = (await db.execProtocolStream(
-      concat([serialize.parse({ text }), serialize.describe({ type: 'S' }), serialize.sync()]),
-      { syncToFs: false },
-    )) as unknown as Message[];
-    const types = messages.find((m) => m.name === 'parameterDescription')?.dataTypeIDs ?? [];
+    const types = await describeParams(text);
     if (paramTypes.size >= MAX_KEPT) paramTypes.delete(paramTypes.keys().next().value!);
     paramTypes.set(text, types);
     return types;
@@ -92,16 +95,13 @@ export function createPgliteQueryRunner(db: PGlite): PgliteQueryRunner {
       const serializer = db.serializers[types[i] ?? 0];
       return serializer ? serializer(value) : String(value);
     });
-    const messages = (await db.execProtocolStream(
-      concat([
-        ...(name ? [] : [serialize.parse({ text })]),
-        serialize.bind({ values, ...(name ? { statement: name } : {}) }),
-        serialize.describe({ type: 'P' }),
-        serialize.execute({}),
-        serialize.sync(),
-      ]),
-      { syncToFs: false },
-    )) as unknown as Message[];
+    const messages = await exchange([
+      ...(name ? [] : [serialize.parse({ text })]),
+      serialize.bind({ values, ...(name ? { statement: name } : {}) }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+      serialize.sync(),
+    ]);
     let fields: { name: string; parse: ((v: string, oid: number) => unknown) | undefined; oid: number }[] =
       [];
     const rows: Record<string, unknown>[] = [];
@@ -161,9 +161,7 @@ export function createPgliteQueryRunner(db: PGlite): PgliteQueryRunner {
   async function simple(sql: string): Promise<string> {
     return db._runExclusiveQuery(async () => {
       try {
-        const messages = (await db.execProtocolStream(serialize.query(sql), {
-          syncToFs: false,
-        })) as unknown as Message[];
+        const messages = await exchange([serialize.query(sql)]);
         let tag = '';
         for (const m of messages) if (m.name === 'commandComplete') tag = (m.text ?? '').split(' ')[0] ?? '';
         return tag;
