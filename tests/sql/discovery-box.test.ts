@@ -100,7 +100,7 @@ describe.each(getDatabaseKinds())('discovery distance box on %s', (kind) => {
       with viewers as (
         select lat::numeric(4, 1) as lat, lng::numeric(4, 1) as lng
         from (values (0.0, 0.0), (51.5, 10.5), (33.3, -179.9), (-0.1, 179.9), (-60.0, 180.0), (-45.2, -180.0),
-          (-89.5, -180.0)) v(lat, lng)
+          (-89.5, -180.0), (56.7, 2.2), (-12.3, 45.6), (66.6, -0.1)) v(lat, lng)
       ),
       -- every grid position within a degree of latitude; within 3 degrees of longitude (across the
       -- antimeridian too), or at every longitude for viewers beyond 80 degrees
@@ -135,7 +135,7 @@ describe.each(getDatabaseKinds())('discovery distance box on %s', (kind) => {
       group by lat, lng, rank
       order by 1, 2, 3
     `);
-    expect(r.rows).toHaveLength(32);
+    expect(r.rows).toHaveLength(47);
     for (const row of r.rows) {
       expect({ ...row, missing: Number(row.missing), extra: Number(row.extra) }).toMatchObject({
         missing: 0,
@@ -151,5 +151,17 @@ describe.each(getDatabaseKinds())('discovery distance box on %s', (kind) => {
     expect(Number(at('-0.1', '179.9', 3).west)).toBeGreaterThan(0);
     // Near the south pole the widest near band holds the pole: every longitude of latitude -90.
     expect(Number(at('-89.5', '-180.0', 5).points)).toBeGreaterThan(3600);
+  });
+
+  // 0134 computes in tenths of a degree: a viewer off the grid (never stored: positions are numeric(4, 1))
+  // is refused rather than answered with points for a rounded position.
+  it('a viewer off the 0.1 degree grid is refused', async () => {
+    await expect(db.query(`select * from app_private.get_band_grid_points(51.55, 10.5, 3)`)).rejects.toThrow(
+      /0\.1 degree grid/,
+    );
+    const r = await db.query<{ lat: number; lng: number }>(
+      `select point_lat::float8 as lat, point_lng::float8 as lng from app_private.get_band_grid_points(51.50, 10.5, 1)`,
+    );
+    expect(r.rows).toEqual([{ lat: 51.5, lng: 10.5 }]);
   });
 });
