@@ -48,13 +48,19 @@ export function getImportanceWeight(importance: Importance): number {
 }
 
 /**
- * Lower-cases ASCII letters only and trims spaces only, as the SQL does with translate() and
- * btrim(): locale-aware lower-casing would differ between PostgreSQL builds and JavaScript.
+ * One interest as compared (public.normalize_interest): ASCII letters lower-cased and spaces trimmed, nothing
+ * else, as the SQL does with lower() under the "C" collation and btrim(): locale-aware lower-casing would
+ * differ between PostgreSQL builds and JavaScript.
  */
+export function normalizeInterest(item: string): string {
+  return item.replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/^ +| +$/g, '');
+}
+
+/** A member's interests as compared (public.normalize_interests): normalised, without blanks or repeats, sorted. */
 export function normalizeInterests(items: readonly string[]): string[] {
   const out = new Set<string>();
   for (const item of items) {
-    const n = item.replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/^ +| +$/g, '');
+    const n = normalizeInterest(item);
     if (n !== '') out.add(n);
   }
   return [...out].sort();

@@ -30,6 +30,22 @@ describe('getConversationStarters', () => {
     expect(starters.map((s) => s.topic)).toEqual(['cooking']);
   });
 
+  it('compares interests as the deck does: only ASCII letters change case, only spaces are trimmed', () => {
+    const starters = getConversationStarters({
+      mine: [' Éclair ', 'İstanbul'],
+      theirs: ['éclair', 'İSTANBUL', 'Éclair'],
+      theirName: 'Ben',
+      turnedDown: [],
+    });
+    // 'Éclair' is shared ('É' is not an ASCII letter, so 'éclair' is another interest); 'İSTANBUL' becomes
+    // 'İstanbul', as public.normalize_interest makes it.
+    expect(starters.map((s) => [s.topic, s.shared])).toEqual([
+      ['İstanbul', true],
+      ['Éclair', true],
+      ['éclair', false],
+    ]);
+  });
+
   it('offers nothing when the other member lists nothing', () => {
     expect(getConversationStarters({ mine: ['jazz'], theirs: [], theirName: 'Ben', turnedDown: [] })).toEqual(
       [],
@@ -41,7 +57,10 @@ describe('getConversationStarters', () => {
     fc.assert(
       fc.property(list, list, list, (mine, theirs, turnedDown) => {
         const s = getConversationStarters({ mine, theirs, theirName: 'Ben', turnedDown });
-        const down = new Set(turnedDown.map((t) => t.trim().toLowerCase()));
+        // the server's rule, written out: ASCII letters lower-cased, spaces trimmed
+        const down = new Set(
+          turnedDown.map((t) => t.replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/^ +| +$/g, '')),
+        );
         return (
           s.length <= MAX_STARTERS &&
           new Set(s.map((x) => x.topic)).size === s.length &&

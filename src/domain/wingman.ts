@@ -2,6 +2,7 @@
 // concrete topics drawn from what both members share (then from what the other member lists), each with an
 // optional opener the member may use or change; topics the member turned down are never offered again. The
 // marking an AI-written message carries (EU AI Act Art. 50), the same as the server's (0123).
+import { normalizeInterest } from './compatibility.ts';
 
 export interface StarterInput {
   /** The member's own interests, as stored. */
@@ -25,10 +26,8 @@ export interface Starter {
 /** At most this many starters are offered at once. */
 export const MAX_STARTERS = 3;
 
-/** An interest as the server compares them (public.normalize_interest): trimmed, lower case. */
-export function normalizeInterest(s: string): string {
-  return s.trim().toLowerCase();
-}
+/** An interest as the server compares them (public.normalize_interest), so a shared topic is one the deck calls shared. */
+export { normalizeInterest };
 
 const SHARED_OPENERS = [
   (name: string, topic: string) => `Hi ${name}! I see we both love ${topic}. What got you into it?`,

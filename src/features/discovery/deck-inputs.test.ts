@@ -60,6 +60,13 @@ describe('getDeckInputsKey', () => {
     ).toBe(getDeckInputsKey(base));
   });
 
+  it('an interest changed only outside ASCII case is a change, as the server ranks it', () => {
+    // public.normalize_interest lower-cases A-Z alone: 'Éclair' and 'éclair' are two interests there.
+    const withEclair = { ...base, interests: '["Éclair"]' };
+    expect(getDeckInputsKey({ ...base, interests: '["éclair"]' })).not.toBe(getDeckInputsKey(withEclair));
+    expect(getDeckInputsKey({ ...base, interests: '[" Éclair "]' })).toBe(getDeckInputsKey(withEclair));
+  });
+
   it('tells "no preferences yet" from preferences being saved', () => {
     const none: DeckInputsRow = {
       ...base,

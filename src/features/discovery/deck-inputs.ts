@@ -1,5 +1,6 @@
 // What in the member's own rows decides her deck, as one comparable key, and when a change of it asks for a
 // fresh deck (pure, unit-tested; the page feeds it from the replica).
+import { normalizeInterest } from '../../domain/compatibility.ts';
 
 /** A settled change waits this long for more (a form saving profile and preferences is one change). */
 export const DECK_REFRESH_DEBOUNCE_MS = 800;
@@ -78,8 +79,8 @@ export function getDeckInputsKey(row: DeckInputsRow): string {
     toNumber(row.location_lat),
     toNumber(row.location_lng),
     row.relationship_goals,
-    // as public.normalize_interests: trimmed, lower case, distinct
-    toSet(row.interests, (s) => s.trim().toLowerCase()),
+    // as public.normalize_interests: ASCII letters lower-cased, spaces trimmed, distinct
+    toSet(row.interests, normalizeInterest),
     row.show_distance === null ? null : row.show_distance !== 0,
     row.min_age,
     row.max_age,
