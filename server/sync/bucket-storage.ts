@@ -75,9 +75,9 @@ export async function readOps(
 
 /**
  * The same page as readOps, as the JSON text of the data line's op array, built by the database: one
- * text value instead of a row per op (on PGlite each row returned costs far more than the JSON it holds).
- * The objects are concatenated text (to_json escapes the strings; a null field is left out) rather than
- * json_build_object + json_strip_nulls + json_agg, which took about half as long again.
+ * text value instead of a row per op (on PGlite each row returned costs far more than the JSON it holds),
+ * joined from each op's JSON object, which the ops table keeps beside the op (its `line` column, schema.sql;
+ * decision 0079).
  */
 export async function readOpsJson(
   db: Queryable,
@@ -88,15 +88,11 @@ export async function readOpsJson(
 ): Promise<{ json: string; last: string | undefined; hasMore: boolean }> {
   const { rows } = await db.query<{ ops: string; last: string | null; has_more: boolean }>(
     `with page as (
-       select op_id, op, object_type, object_id, data, checksum from heartsync_sync.ops
+       select op_id, line from heartsync_sync.ops
         where bucket = $1 and op_id > $2::bigint and op_id <= $3::bigint
         order by op_id limit $4::int + 1),
      kept as (select * from page order by op_id limit $4::int)
-     select coalesce('[' || (select string_agg('{"op_id":"' || op_id || '","op":"' || op || '"'
-              || coalesce(',"object_type":' || to_json(object_type)::text, '')
-              || coalesce(',"object_id":' || to_json(object_id)::text, '')
-              || coalesce(',"data":' || to_json(data)::text, '')
-              || ',"checksum":' || checksum || '}', ',' order by op_id) from kept) || ']', '[]') as ops,
+     select coalesce('[' || (select string_agg(line, ',' order by op_id) from kept) || ']', '[]') as ops,
        (select max(op_id)::text from kept) as last,
        (select count(*) from page) > $4::int as has_more`,
     [bucket, after, head, limit],
