@@ -276,4 +276,62 @@ describe.each(getDatabaseKinds())('discovery above the scored-pool cap on %s', (
       ranked.slice(0, 100).map((e) => [e.m.id, e.score]),
     );
   });
+
+  // 0135: a band of 100 grid points or more first reads the members active within the last week, and uses them
+  // when they fill the pool. The deck must not tell: with the whole community active this week (the first pass
+  // fills the pool) and with half of it (it does not, the whole band is read), it is the brute-force ranking.
+  it("a wide band's first pass over the last week gives the same deck as reading the whole band", async () => {
+    const gone = new Set([...skipped, ...liked].map((m) => m.id));
+    const seen = (m: Generated) => (m.showOnline && m.lastSeen ? Date.parse(m.lastSeen) : null);
+    const minute = 60_000;
+    const now = Date.now();
+    const rng = createRandom(20261128);
+    try {
+      for (const recentShare of [1, 0.5]) {
+        // The viewer's position and preferences stay; only when the others were last active changes.
+        const moved = others.map((m, i) => ({
+          ...m,
+          lastSeen: new Date(
+            i < others.length * recentShare
+              ? now - (60 + rng(6 * 24 * 60)) * minute
+              : now - (9 * 24 * 60 + rng(30 * 24 * 60)) * minute,
+          ).toISOString(),
+        }));
+        await db.query(
+          `update public.profiles p set last_seen = x.seen
+           from unnest($1::uuid[], $2::timestamptz[]) x(id, seen) where p.id = x.id`,
+          [moved.map((m) => m.id), moved.map((m) => m.lastSeen)],
+        );
+        const eligible = [...moved].sort(byRecency).filter((m) => !gone.has(m.id));
+        const thisWeek = eligible.filter((m) => Date.parse(m.lastSeen!) > now - 7 * 24 * 60 * minute);
+        // The first pass fills the pool in the first round only.
+        expect(thisWeek.length >= POOL_CAP).toBe(recentShare === 1);
+        const ranked = eligible
+          .slice(0, POOL_CAP)
+          .map((m) => ({ m, score: computeCompatibility(viewer, m).score }))
+          .sort(
+            (a, b) =>
+              b.score - a.score ||
+              (seen(b.m) ?? -Infinity) - (seen(a.m) ?? -Infinity) ||
+              (a.m.id < b.m.id ? -1 : a.m.id > b.m.id ? 1 : 0),
+          );
+        const deck = await asActor(db, member(viewer.id), (tx) =>
+          tx.query<{ id: string; compatibility_score: number }>(
+            `select id, compatibility_score from public.get_discovery_candidates(100,
+               filter_max_distance_band => '50-100 km')`,
+          ),
+        );
+        expect(
+          deck.rows.map((r) => [r.id, r.compatibility_score]),
+          `recent share ${recentShare}`,
+        ).toEqual(ranked.slice(0, 100).map((e) => [e.m.id, e.score]));
+      }
+    } finally {
+      await db.query(
+        `update public.profiles p set last_seen = x.seen
+         from unnest($1::uuid[], $2::timestamptz[]) x(id, seen) where p.id = x.id`,
+        [others.map((m) => m.id), others.map((m) => m.lastSeen)],
+      );
+    }
+  });
 });
