@@ -2,7 +2,7 @@
 // values, same serialised parameters, same affected-row count, same errors.
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TYPE_OIDS } from './database.ts';
+import { TYPE_OIDS, type Database } from './database.ts';
 import { openPglite } from './open-pglite.ts';
 import { createPgliteQueryRunner } from './pglite-query.ts';
 
@@ -12,8 +12,13 @@ const parsers = {
 };
 
 let db: PGlite;
+/** The app's PGlite database (the runner inside), for the transaction tests; each uses tables of its own. */
+let pg: Database;
 
+// Opening a PGlite database (WebAssembly and initdb) takes seconds on a loaded 2-core machine: more than a
+// unit test's default time limit, so both are opened once here, under a limit of their own.
 beforeAll(async () => {
+  pg = await openPglite();
   db = await PGlite.create({ parsers });
   await db.exec(`
     create table t (
@@ -25,10 +30,11 @@ beforeAll(async () => {
        '{00000000-0000-0000-0000-000000000001}', '{"k": [1, "x"]}', '{"r": 1}', '\\x00ff', '(1,2)'),
       (2, null, null, null, null, null, null, null, null, null, null, null, null);
   `);
-});
+}, 60_000);
 
 afterAll(async () => {
-  await db.close();
+  await db?.close();
+  await pg?.close();
 });
 
 /** Runs the statement both ways, in the same state, and expects the same answer. */
@@ -151,70 +157,60 @@ describe('statements prepared under a name', () => {
 
 describe('transactions', () => {
   it('commit when fn resolves, roll back when it throws, refuse statements once closed', async () => {
-    const pg = await openPglite();
-    try {
-      await pg.exec('create table tx_t (n int primary key)');
-      const tx = await pg.transaction(async (t) => {
-        await t.query('insert into tx_t values ($1)', [1]);
-        await t.exec('insert into tx_t values (2); insert into tx_t values (3)');
-        return t;
-      });
-      await expect(tx.query('select 1')).rejects.toThrow('Transaction is closed');
-      await expect(tx.exec('select 1')).rejects.toThrow('Transaction is closed');
-      await expect(
-        pg.transaction(async (t) => {
-          await t.query('insert into tx_t values ($1)', [4]);
-          await t.exec('insert into tx_t values (5)');
-          throw new Error('changed my mind');
-        }),
-      ).rejects.toThrow('changed my mind');
-      // A failed statement whose error was caught: COMMIT rolls back, and says so.
-      await expect(
-        pg.transaction(async (t) => {
-          await t.query('insert into tx_t values ($1)', [6]);
-          await t.query('insert into tx_t values ($1)', [1]).catch(() => undefined);
-        }),
-      ).rejects.toMatchObject({ code: '25P02', query: 'COMMIT' });
-      // A statement that fails takes the transaction down with it, and the database stays usable.
-      await expect(
-        pg.transaction((t) => t.query('insert into tx_t values ($1), ($1)', [7])),
-      ).rejects.toMatchObject({ code: '23505' });
-      expect((await pg.query<{ n: number }>('select n from tx_t order by n')).rows).toEqual([
-        { n: 1 },
-        { n: 2 },
-        { n: 3 },
-      ]);
-    } finally {
-      await pg.close();
-    }
+    await pg.exec('create table tx_t (n int primary key)');
+    const tx = await pg.transaction(async (t) => {
+      await t.query('insert into tx_t values ($1)', [1]);
+      await t.exec('insert into tx_t values (2); insert into tx_t values (3)');
+      return t;
+    });
+    await expect(tx.query('select 1')).rejects.toThrow('Transaction is closed');
+    await expect(tx.exec('select 1')).rejects.toThrow('Transaction is closed');
+    await expect(
+      pg.transaction(async (t) => {
+        await t.query('insert into tx_t values ($1)', [4]);
+        await t.exec('insert into tx_t values (5)');
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    // A failed statement whose error was caught: COMMIT rolls back, and says so.
+    await expect(
+      pg.transaction(async (t) => {
+        await t.query('insert into tx_t values ($1)', [6]);
+        await t.query('insert into tx_t values ($1)', [1]).catch(() => undefined);
+      }),
+    ).rejects.toMatchObject({ code: '25P02', query: 'COMMIT' });
+    // A statement that fails takes the transaction down with it, and the database stays usable.
+    await expect(
+      pg.transaction((t) => t.query('insert into tx_t values ($1), ($1)', [7])),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect((await pg.query<{ n: number }>('select n from tx_t order by n')).rows).toEqual([
+      { n: 1 },
+      { n: 2 },
+      { n: 3 },
+    ]);
   });
 });
 
 describe('openPglite', () => {
   it('runs statements in and out of transactions, one at a time, and refuses a closed transaction', async () => {
-    const pg = await openPglite();
-    try {
-      await pg.exec('create table c (n int)');
-      // Concurrent statements outside the transaction wait for it: they see its whole effect or none.
-      const inside = pg.transaction(async (tx) => {
-        await tx.query('insert into c values ($1)', [1]);
-        await new Promise((r) => setTimeout(r, 20));
-        await tx.query('insert into c values ($1)', [2]);
-        return tx;
-      });
-      const outside = pg.query<{ n: number }>('select count(*)::int as n from c');
-      const tx = await inside;
-      expect((await outside).rows[0]?.n).toBe(2);
-      await expect(tx.query('select 1')).rejects.toThrow('Transaction is closed');
-      await expect(
-        pg.transaction(async (t2) => {
-          await t2.query('insert into c values ($1)', [3]);
-          throw new Error('changed my mind');
-        }),
-      ).rejects.toThrow('changed my mind');
-      expect((await pg.query<{ n: number }>('select count(*)::int as n from c')).rows[0]?.n).toBe(2);
-    } finally {
-      await pg.close();
-    }
+    await pg.exec('create table c (n int)');
+    // Concurrent statements outside the transaction wait for it: they see its whole effect or none.
+    const inside = pg.transaction(async (tx) => {
+      await tx.query('insert into c values ($1)', [1]);
+      await new Promise((r) => setTimeout(r, 20));
+      await tx.query('insert into c values ($1)', [2]);
+      return tx;
+    });
+    const outside = pg.query<{ n: number }>('select count(*)::int as n from c');
+    const tx = await inside;
+    expect((await outside).rows[0]?.n).toBe(2);
+    await expect(tx.query('select 1')).rejects.toThrow('Transaction is closed');
+    await expect(
+      pg.transaction(async (t2) => {
+        await t2.query('insert into c values ($1)', [3]);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect((await pg.query<{ n: number }>('select count(*)::int as n from c')).rows[0]?.n).toBe(2);
   });
 });

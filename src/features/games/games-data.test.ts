@@ -37,7 +37,9 @@ describe('inviteToGame', () => {
     ]);
     // The conversation's own upload is not what this test reads.
     await (await db.getNextCrudTransaction())?.complete();
-  });
+    // Opening the SDK's database (worker threads, SQLite, its extension) takes seconds on a loaded 2-core
+    // machine, more than a unit hook's default limit.
+  }, 60_000);
 
   afterAll(async () => {
     await db.close();
