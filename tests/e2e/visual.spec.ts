@@ -50,12 +50,22 @@ async function useTheme(page: Page, theme: string) {
   }, theme);
 }
 
-/** Waits until the member's replica is connected to the sync service: the screen as it is at rest. */
+/**
+ * Waits until the member's replica is connected to the sync service and holds the server's rows: the screen as
+ * it is at rest. Connected alone is not enough: a checkpoint waits while the page's own writes (last_seen,
+ * receipts) are uploading, and a replica whose first sync never finished shows a screen without its rows
+ * (CI: the deck's preferences line without the saved preferences, one line shorter).
+ */
 async function waitForSync(page: Page) {
   await page.waitForFunction(
-    () =>
-      (window as unknown as { heartsyncReplica?: { currentStatus?: { connected?: boolean } } })
-        .heartsyncReplica?.currentStatus?.connected === true,
+    () => {
+      const status = (
+        window as unknown as {
+          heartsyncReplica?: { currentStatus?: { connected?: boolean; hasSynced?: boolean } };
+        }
+      ).heartsyncReplica?.currentStatus;
+      return status?.connected === true && status.hasSynced === true;
+    },
     undefined,
     { timeout: 30_000 },
   );
@@ -181,8 +191,13 @@ test('member screens in every theme at both sizes', async ({ browser, request, b
       await useTheme(page, theme);
       await page.goto('/find-matches');
       expect(await settledCard(page)).toBe(people['Kari']);
-      await expect(deckCard(page).getByRole('img').first()).toHaveJSProperty('complete', true);
       await waitForSync(page);
+      // What the replica holds (her saved preferences, the unread badge) and the photo itself, not the
+      // placeholder avatar shown while its URL is signed (also a complete image).
+      await expect(page.getByText('Your preferences: ages 25-40 · within 5 km · Man')).toBeVisible();
+      const photo = deckCard(page).getByRole('img').first();
+      await expect(photo).toHaveAttribute('src', /\/storage\/v1\/object\/sign\//);
+      await expect(photo).toHaveJSProperty('complete', true);
       await snap(page, `discover-${theme}-${size.width}`);
 
       await page.goto(`/messages?c=${conversation!.id}`);
