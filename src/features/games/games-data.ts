@@ -13,6 +13,7 @@ import {
   type GameType,
   type RoundQuestion,
 } from '../../domain/games.ts';
+import { insertMessage } from '../messages/messages-data.ts';
 import { recordGameEvent } from './game-events.ts';
 
 export interface SessionRow {
@@ -109,19 +110,16 @@ export async function inviteToGame(db: PowerSyncDatabase, input: InviteInput): P
         gameName: input.gameName,
         ...(input.themeId ? { themeId: input.themeId } : {}),
       };
-      await tx.execute(
-        `insert into messages (id, conversation_id, sender_id, recipient_id, content, type, metadata, status, created_at)
-         values (?, ?, ?, ?, ?, 'game_invite', ?, 'sent', ?)`,
-        [
-          crypto.randomUUID(),
-          conversationId,
-          input.me,
-          input.other,
-          `Let's play ${input.gameName}!`,
-          JSON.stringify(metadata),
-          now,
-        ],
-      );
+      await insertMessage(tx, {
+        id: crypto.randomUUID(),
+        conversationId,
+        me: input.me,
+        other: input.other,
+        content: `Let's play ${input.gameName}!`,
+        type: 'game_invite',
+        metadata,
+        createdAt: now,
+      });
     }
     await tx.execute(
       `insert into game_sessions (id, player1_id, player2_id, game_type, status, current_round, created_at, updated_at)

@@ -166,38 +166,58 @@ export async function getDraft(
   return { content: row?.content ?? '', updatedAt: row?.updated_at ? Date.parse(row.updated_at) : 0 };
 }
 
+/** A message as the replica stores it on its way to the server. */
+export interface OutgoingMessage {
+  /** Client-made, so the upload lands exactly once. */
+  id: string;
+  conversationId: string;
+  me: string;
+  other: string;
+  content: string;
+  type?: 'text' | 'image' | 'game_invite' | 'game_result';
+  /** A JSON object (an image's size, a game card's session); nothing for text. */
+  metadata?: Record<string, unknown>;
+  createdAt?: string;
+}
+
+/** What insertMessage needs of a replica write transaction. */
+export interface ReplicaExecutor {
+  execute(sql: string, params?: unknown[]): Promise<unknown>;
+}
+
 /**
- * Queues a message; it shows at once and uploads when online, in order, exactly once (client-made id).
- * Its metadata (a JSON object: an image's size, nothing for text) goes with it as replica JSON text,
- * which the connector turns back into an object on upload (STRUCTURED_COLUMNS), so it works offline too.
+ * Writes one outgoing message inside the caller's transaction (a plain message here, a game's card in
+ * games-data.ts). Its metadata goes as replica JSON text, which the connector turns back into an object on
+ * upload (STRUCTURED_COLUMNS), so it works offline too.
+ */
+export async function insertMessage(tx: ReplicaExecutor, m: OutgoingMessage): Promise<void> {
+  await tx.execute(
+    `insert into messages (id, conversation_id, sender_id, recipient_id, content, type, metadata, status, created_at)
+     values (?, ?, ?, ?, ?, ?, ?, 'sent', ?)`,
+    [
+      m.id,
+      m.conversationId,
+      m.me,
+      m.other,
+      m.content,
+      m.type ?? 'text',
+      JSON.stringify(m.metadata ?? {}),
+      m.createdAt ?? new Date().toISOString(),
+    ],
+  );
+}
+
+/**
+ * Queues a message; it shows at once and uploads when online, in order, exactly once (client-made id), and
+ * clears the conversation's unsent draft in the same transaction.
  */
 export async function sendMessage(
   db: PowerSyncDatabase,
-  m: {
-    conversationId: string;
-    me: string;
-    other: string;
-    content: string;
-    type?: 'text' | 'image' | 'game_invite' | 'game_result';
-    metadata?: Record<string, unknown>;
-  },
+  m: Omit<OutgoingMessage, 'id' | 'createdAt'>,
 ): Promise<string> {
   const id = crypto.randomUUID();
   await db.writeTransaction(async (tx) => {
-    await tx.execute(
-      `insert into messages (id, conversation_id, sender_id, recipient_id, content, type, metadata, status, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, 'sent', ?)`,
-      [
-        id,
-        m.conversationId,
-        m.me,
-        m.other,
-        m.content,
-        m.type ?? 'text',
-        JSON.stringify(m.metadata ?? {}),
-        new Date().toISOString(),
-      ],
-    );
+    await insertMessage(tx, { ...m, id });
     await tx.execute('delete from message_drafts where id = ?', [m.conversationId]);
   });
   return id;
