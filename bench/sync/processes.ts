@@ -434,19 +434,32 @@ async function readFirstSyncAnswer(url: string, token: string): Promise<Buffer> 
     headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ buckets: [], client_id: 'bench-replay' }),
   });
+  const chunks: Buffer[] = [];
+  await readUntilCheckpointComplete(res, (chunk) => chunks.push(Buffer.from(chunk)));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads a sync stream's answer up to its first `checkpoint_complete`, handing each chunk to `onChunk`, then
+ * cancels the stream. Only the answer's tail is searched: searching all of it after every chunk took longer
+ * than the server's writing of it (profile-initial.ts).
+ */
+export async function readUntilCheckpointComplete(
+  res: Response,
+  onChunk: (chunk: Uint8Array) => void,
+): Promise<void> {
   if (!res.ok || !res.body) throw new Error(`sync stream answered ${res.status}`);
   const reader = res.body.getReader();
-  const chunks: Buffer[] = [];
+  const decoder = new TextDecoder('latin1');
   let tail = '';
   for (;;) {
     const next = await reader.read();
     if (next.done) throw new Error('the sync stream ended before its first checkpoint completed');
-    chunks.push(Buffer.from(next.value));
-    tail = (tail + Buffer.from(next.value).toString('latin1')).slice(-200);
+    onChunk(next.value);
+    tail = (tail + decoder.decode(next.value)).slice(-200);
     if (tail.includes('checkpoint_complete')) break;
   }
   await reader.cancel();
-  return Buffer.concat(chunks);
 }
 
 /** A fresh replica's first sync from the given answer served from memory (the stream then stays open). */

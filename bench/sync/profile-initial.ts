@@ -6,6 +6,7 @@ import path from 'node:path';
 import { PowerSyncDatabase, Schema, SyncStreamConnectionMethod, Table, column } from '@powersync/node';
 import { startSyncServer } from '../../tests/server/sync-support.ts';
 import { BENCH_MEMBERS } from './members.ts';
+import { readUntilCheckpointComplete } from './processes.ts';
 
 const kind = process.env['TEST_DATABASE_URL'] ? 'postgres' : 'pglite';
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 10_000);
@@ -54,22 +55,13 @@ for (let round = 0; round < 3; round++) {
     },
     body: JSON.stringify({ buckets: [], client_id: 'raw' }),
   });
-  const reader = res.body!.getReader();
   let bytes = 0;
-  // Only the end is searched for the checkpoint's completion: searching the whole answer after every chunk
-  // took longer than the server's writing of it.
-  let tail = '';
-  const decoder = new TextDecoder();
   let firstByte = NaN;
-  while (!tail.includes('checkpoint_complete')) {
-    const next = await reader.read();
-    if (next.done) break;
+  await readUntilCheckpointComplete(res, (chunk) => {
     if (Number.isNaN(firstByte)) firstByte = performance.now() - started;
-    bytes += next.value.byteLength;
-    tail = (tail + decoder.decode(next.value, { stream: true })).slice(-200);
-  }
+    bytes += chunk.byteLength;
+  });
   const rawMs = performance.now() - started;
-  await reader.cancel();
   if (process.env['SPANS']) console.log(spans.slice(0, 20).join('\n'));
   // The SDK's trace log names each powersync_control call (one per line received) as it returns.
   const controls: { at: number; what: string }[] = [];
