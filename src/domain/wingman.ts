@@ -26,9 +26,6 @@ export interface Starter {
 /** At most this many starters are offered at once. */
 export const MAX_STARTERS = 3;
 
-/** An interest as the server compares them (public.normalize_interest), so a shared topic is one the deck calls shared. */
-export { normalizeInterest };
-
 const SHARED_OPENERS = [
   (name: string, topic: string) => `Hi ${name}! I see we both love ${topic}. What got you into it?`,
   (name: string, topic: string) => `${name}, a fellow ${topic} fan! What's your favourite thing about it?`,
