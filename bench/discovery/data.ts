@@ -78,3 +78,23 @@ export function getCallerSql(me: string): string {
     analyze public.user_interactions, public.blocked_users, public.reports, public.match_preferences;
   `;
 }
+
+/**
+ * The same caller after a lot of swiping: skips of the next most recently active members until she has
+ * decided on `swipes` members in all (the heavy-swiper shapes; a long exclusion list changes the planner's
+ * estimates, 0136).
+ */
+export function getHeavySwiperSql(me: string, swipes: number): string {
+  return `
+    begin;
+    set local session_replication_role = replica;
+    insert into public.user_interactions (user_id, target_id, interaction_type)
+      select '${me}', p.id, 'skip' from public.profiles p
+      where p.id <> '${me}'
+        and not exists (select 1 from public.user_interactions u where u.user_id = '${me}' and u.target_id = p.id)
+      order by p.last_seen desc nulls last, p.id
+      limit greatest(0, ${swipes} - (select count(*) from public.user_interactions u where u.user_id = '${me}'));
+    commit;
+    analyze public.user_interactions;
+  `;
+}

@@ -1,12 +1,14 @@
 // Benchmark: get_discovery_candidates over 100k and 1M synthetic profiles on PostgreSQL, called through the
 // REST RPC endpoint of the full server vs the same function called directly in SQL as the same member,
 // interleaved in one run, for members of several shapes: the default (wide: ages 25-45, 100+ km), a narrow
-// distance band (under 5 km), a middle one (50-100 km), a narrow age range (30-31), both narrow, and a search
-// nobody matches (empty).
+// distance band (under 5 km), a middle one (50-100 km), a narrow age range (30-31), both narrow, a search
+// nobody matches (empty), and then the default and the middle band again once the member has swiped through
+// 20,000 members (heavy-wide, heavy-mid-distance: everyone she decided on is left out of every search).
 // Prints p50/p95/p99 of both per shape and size and, on the last line, per shape at the largest size the raw
 // p99 and the REST/raw ratio of the p50s (goal, issue 21: raw p99 <= 25 ms for each, REST <= 1.2x raw).
 // BENCH_DATABASE_URL (PostgreSQL) is required; BENCH_SIZES (default "100000,1000000"), BENCH_CALLS (default
-// 50 per shape), BENCH_SHAPES (default all: wide,narrow-distance,mid-distance,narrow-age,narrow-both,empty).
+// 50 per shape), BENCH_SHAPES (default all: wide,narrow-distance,mid-distance,narrow-age,narrow-both,empty,
+// heavy-wide,heavy-mid-distance).
 // Each size gets a fresh database (created next to BENCH_DATABASE_URL and dropped afterwards).
 import { performance } from 'node:perf_hooks';
 
@@ -20,7 +22,7 @@ process.env['TEST_DATABASE_URL'] = pgUrl;
 const { startTestServer } = await import('../../tests/support/test-server.ts');
 const { asActor, member } = await import('../../tests/support/as-role.ts');
 const { hashPassword } = await import('../../server/auth/passwords.ts');
-const { getCallerSql, getGenerateSql } = await import('./data.ts');
+const { getCallerSql, getGenerateSql, getHeavySwiperSql } = await import('./data.ts');
 
 const SIZES = (process.env['BENCH_SIZES'] ?? '100000,1000000').split(',').map((s) => Number(s.trim()));
 const CALLS = Number(process.env['BENCH_CALLS'] ?? 50);
@@ -58,7 +60,12 @@ interface Shape {
     filter_genders?: string[];
   };
   expect?: (found: number) => boolean;
+  /** Searched after the member has decided on HEAVY_SWIPES members (not the bench's 2,000). */
+  heavy?: boolean;
 }
+
+/** How many members the heavy swiper has liked or skipped. */
+const HEAVY_SWIPES = 20_000;
 
 const ALL_SHAPES: Shape[] = [
   { name: 'wide', args: { limit_count: 20 }, expect: (n) => n === 20 },
@@ -72,6 +79,12 @@ const ALL_SHAPES: Shape[] = [
   },
   // Nobody generated is "other": the whole pool is searched and nothing found.
   { name: 'empty', args: { limit_count: 20, filter_genders: ['other'] }, expect: (n) => n === 0 },
+  { name: 'heavy-wide', args: { limit_count: 20 }, expect: (n) => n === 20, heavy: true },
+  {
+    name: 'heavy-mid-distance',
+    args: { limit_count: 20, filter_max_distance_band: '50-100 km' },
+    heavy: true,
+  },
 ];
 const wanted = (process.env['BENCH_SHAPES'] ?? ALL_SHAPES.map((x) => x.name).join(',')).split(',');
 const SHAPES = ALL_SHAPES.filter((x) => wanted.includes(x.name));
@@ -187,7 +200,13 @@ async function runSize(profiles: number): Promise<SizeResult> {
     if (!signIn.ok) throw new Error(`sign-in ${signIn.status}: ${await signIn.text()}`);
     const token = ((await signIn.json()) as { access_token: string }).access_token;
     const shapes: ShapeResult[] = [];
-    for (const shape of SHAPES) shapes.push(await runShape(t.url, t.anonKey, token, t.db, me, shape));
+    for (const shape of SHAPES.filter((x) => !x.heavy))
+      shapes.push(await runShape(t.url, t.anonKey, token, t.db, me, shape));
+    if (SHAPES.some((x) => x.heavy)) {
+      await t.db.exec(getHeavySwiperSql(me, HEAVY_SWIPES));
+      for (const shape of SHAPES.filter((x) => x.heavy))
+        shapes.push(await runShape(t.url, t.anonKey, token, t.db, me, shape));
+    }
     return { profiles, shapes };
   } finally {
     await t.close();
