@@ -64,7 +64,7 @@ interface Shape {
   heavy?: boolean;
 }
 
-/** How many members the heavy swiper has liked or skipped. */
+/** How many members the heavy swiper has liked or skipped (at most half the community, for small sizes). */
 const HEAVY_SWIPES = 20_000;
 
 const ALL_SHAPES: Shape[] = [
@@ -203,7 +203,7 @@ async function runSize(profiles: number): Promise<SizeResult> {
     for (const shape of SHAPES.filter((x) => !x.heavy))
       shapes.push(await runShape(t.url, t.anonKey, token, t.db, me, shape));
     if (SHAPES.some((x) => x.heavy)) {
-      await t.db.exec(getHeavySwiperSql(me, HEAVY_SWIPES));
+      await t.db.exec(getHeavySwiperSql(me, Math.min(HEAVY_SWIPES, Math.floor(profiles / 2))));
       for (const shape of SHAPES.filter((x) => x.heavy))
         shapes.push(await runShape(t.url, t.anonKey, token, t.db, me, shape));
     }

@@ -10,7 +10,16 @@ import { getDatabaseKinds } from '../support/test-databases.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
-const SHAPES = ['wide', 'narrow-distance', 'mid-distance', 'narrow-age', 'narrow-both', 'empty'];
+const SHAPES = [
+  'wide',
+  'narrow-distance',
+  'mid-distance',
+  'narrow-age',
+  'narrow-both',
+  'empty',
+  'heavy-wide',
+  'heavy-mid-distance',
+];
 
 describe.runIf(getDatabaseKinds().includes('postgres'))('bench:discovery', () => {
   it('generates members, measures every shape raw and through REST, and prints the goal line', async () => {
