@@ -52,9 +52,9 @@ async function useTheme(page: Page, theme: string) {
 
 /**
  * Waits until the member's replica is connected to the sync service and holds the server's rows: the screen as
- * it is at rest. Connected alone is not enough: a checkpoint waits while the page's own writes (last_seen,
- * receipts) are uploading, and a replica whose first sync never finished shows a screen without its rows
- * (CI: the deck's preferences line without the saved preferences, one line shorter).
+ * it is at rest. Connected alone is not enough: a replica whose first sync never finished (the journey moved on
+ * before it did) is connected while it still downloads and applies its first checkpoint, and shows a screen
+ * without its rows meanwhile (CI: the deck's preferences line without the saved preferences, one line shorter).
  */
 async function waitForSync(page: Page) {
   await page.waitForFunction(
