@@ -172,10 +172,23 @@ test('two members: profile with a photo, discovery, like and like back, match po
   // The dashboard counts the like waiting for an answer, as the likes page lists it.
   await b.goto('/dashboard');
   await expect(b.getByTestId('stat-likes-waiting')).toHaveText('1', { timeout: 30_000 });
+  // A photo whose address is still being signed shows a quiet shape of its size, never the "no photo" avatar
+  // (it read as a member without photos for a moment); then the photo itself.
+  let releaseSigning = () => {};
+  const signingHeld = new Promise<void>((resolve) => (releaseSigning = resolve));
+  await b.route('**/storage/v1/object/sign/profile-photos', async (route) => {
+    await signingHeld;
+    await route.continue();
+  });
   await b.goto('/likes');
   const like = b.getByTestId('received-like').filter({ hasText: 'Alice' });
   await expect(like).toBeVisible({ timeout: 20_000 });
-  await expect(like.getByRole('img').first()).toHaveAttribute('src', /\/storage\/v1\/object\/sign\//);
+  const firstPhoto = like.getByRole('img', { name: /^Photo 1 of Alice/ });
+  await expect(firstPhoto).toHaveAttribute('aria-busy', 'true');
+  await expect(like.locator('img[src$="/images/avatar.png"]')).toHaveCount(0);
+  releaseSigning();
+  await expect(firstPhoto).toHaveAttribute('src', /\/storage\/v1\/object\/sign\//);
+  await b.unroute('**/storage/v1/object/sign/profile-photos');
   await expectNoSeriousA11yViolations(b);
   await like.getByRole('button', { name: 'Like back' }).click();
   await expect(b.getByText('Like sent back!')).toBeVisible();

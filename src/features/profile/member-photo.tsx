@@ -30,10 +30,13 @@ const signPhoto = createPhotoSigner(async () => {
   };
 });
 
-/** Resolves a stored photo key ("<member id>/<file>") to a URL an <img> can load; absolute paths pass through. */
-export function usePhotoUrl(key: string | undefined): string {
+/**
+ * Resolves a stored photo key ("<member id>/<file>") to a URL an <img> can load; absolute paths pass through.
+ * Undefined while a stored photo's URL is on its way (the avatar once it could not be had).
+ */
+export function usePhotoUrl(key: string | undefined): string | undefined {
   const isStored = !!key && !key.startsWith('/') && !/^https?:/.test(key);
-  const { data } = useQuery({
+  const { data, isError } = useQuery({
     queryKey: ['photo-url', key],
     enabled: isStored,
     // Runs offline too (the default pauses until online), to answer with the cached photo's address.
@@ -47,7 +50,8 @@ export function usePhotoUrl(key: string | undefined): string {
   });
   if (!key) return AVATAR_FALLBACK;
   if (!isStored) return key;
-  return data?.url ?? AVATAR_FALLBACK;
+  if (data) return data.url;
+  return isError ? AVATAR_FALLBACK : undefined;
 }
 
 export function MemberPhoto({
@@ -60,6 +64,18 @@ export function MemberPhoto({
   className?: string;
 }) {
   const src = usePhotoUrl(path);
+  // While the photo's address is signed: a quiet shape of the photo's size, not the "no photo" avatar,
+  // which read as a member without photos for a moment before every photo.
+  if (src === undefined)
+    return (
+      <span
+        role={alt ? 'img' : undefined}
+        aria-label={alt || undefined}
+        aria-hidden={alt ? undefined : true}
+        aria-busy="true"
+        className={`block bg-subtle motion-safe:animate-pulse ${className ?? ''}`}
+      />
+    );
   return (
     <img
       src={src}
