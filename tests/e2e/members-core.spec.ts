@@ -189,6 +189,17 @@ test('two members: profile with a photo, discovery, like and like back, match po
   releaseSigning();
   await expect(firstPhoto).toHaveAttribute('src', /\/storage\/v1\/object\/sign\//);
   await b.unroute('**/storage/v1/object/sign/profile-photos');
+  // A photo that cannot be signed shows the avatar from the first failed attempt, not after every retry.
+  await b.route('**/storage/v1/object/sign/profile-photos', (route) =>
+    route.fulfill({
+      status: 500,
+      json: { statusCode: '500', error: 'Internal', message: 'Storage is down' },
+    }),
+  );
+  await b.reload();
+  await expect(like).toBeVisible({ timeout: 20_000 });
+  await expect(like.locator('img[src$="/images/avatar.png"]').first()).toBeVisible({ timeout: 3_000 });
+  await b.unroute('**/storage/v1/object/sign/profile-photos');
   await expectNoSeriousA11yViolations(b);
   await like.getByRole('button', { name: 'Like back' }).click();
   await expect(b.getByText('Like sent back!')).toBeVisible();

@@ -32,11 +32,12 @@ const signPhoto = createPhotoSigner(async () => {
 
 /**
  * Resolves a stored photo key ("<member id>/<file>") to a URL an <img> can load; absolute paths pass through.
- * Undefined while a stored photo's URL is on its way (the avatar once it could not be had).
+ * Undefined while a stored photo's URL is on its way; the avatar from its first failed attempt (retries go on
+ * behind it, and a later success shows the photo).
  */
 export function usePhotoUrl(key: string | undefined): string | undefined {
   const isStored = !!key && !key.startsWith('/') && !/^https?:/.test(key);
-  const { data, isError } = useQuery({
+  const { data, isError, failureCount } = useQuery({
     queryKey: ['photo-url', key],
     enabled: isStored,
     // Runs offline too (the default pauses until online), to answer with the cached photo's address.
@@ -51,7 +52,7 @@ export function usePhotoUrl(key: string | undefined): string | undefined {
   if (!key) return AVATAR_FALLBACK;
   if (!isStored) return key;
   if (data) return data.url;
-  return isError ? AVATAR_FALLBACK : undefined;
+  return isError || failureCount > 0 ? AVATAR_FALLBACK : undefined;
 }
 
 export function MemberPhoto({
