@@ -82,7 +82,7 @@ export function getCallerSql(me: string): string {
 /**
  * The same caller after a lot of swiping: skips of the next most recently active members until she has
  * decided on `swipes` members in all (the heavy-swiper shapes; a long exclusion list changes the planner's
- * estimates, 0136).
+ * estimates, 0135).
  */
 export function getHeavySwiperSql(me: string, swipes: number): string {
   return `
