@@ -1,8 +1,10 @@
 // Runs the scheduled jobs every JOB_INTERVAL_SECONDS while the server is up (pg_cron does it when hosted).
 // With several server processes on one PostgreSQL, one pass runs at a time: a process whose tick finds
-// another's pass running skips its own (decision 0052).
+// another's pass running skips its own (decision 0052). On the embedded database each pass also does
+// autovacuum's work, which PGlite never runs (decision 0080).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { maintainEmbeddedDatabase } from '../db/pglite-maintenance.ts';
 import { runJobsOnce } from './run-jobs.ts';
 
 const JOBS_LOCK_KEY = 7_351_042_003;
@@ -11,6 +13,7 @@ const JOBS_LOCK_KEY = 7_351_042_003;
 async function runJobsIfFree(ctx: AppContext): Promise<void> {
   if (ctx.db.kind === 'pglite') {
     await runJobsOnce(ctx);
+    await maintainEmbeddedDatabase(ctx.db, ctx.log);
     return;
   }
   await ctx.db.transaction(async (lock) => {
