@@ -98,10 +98,13 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
   private stopListening: (() => Promise<void>) | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
   /**
-   * PGlite only: whether a change may have been committed since the last pass claimed the log. PGlite hands
-   * a commit's notification to the listener before the committing statement returns, and its one connection
-   * runs nothing else during a claim, so with no notification since, flush() has nothing to wait for (a write
-   * checkpoint then costs no empty pass). PostgreSQL delivers notifications later: it always makes a pass.
+   * Whether a change may have been committed since the last claim was sent: set by each notification, cleared
+   * just before a claim. A notification is sent after its transaction commits, so a claim sent after it
+   * arrived sees that change; a notification arriving during a pass makes one more pass only when it came
+   * after the pass's claim. PGlite also hands a commit's notification to the listener before the committing
+   * statement returns, and its one connection runs nothing else during a claim, so on PGlite, with no
+   * notification since, flush() has nothing to wait for (a write checkpoint then costs no empty pass).
+   * PostgreSQL delivers notifications later: flush() asks the log instead (see there).
    */
   private notified = true;
 
@@ -120,7 +123,8 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
     await this.flush();
     this.stopListening = await this.db.listen('heartsync_sync_changes', () => {
       this.notified = true;
-      this.kick();
+      // A running pass looks at the flag when its claim is done (the claim may already cover the change).
+      if (this.running === undefined) this.report(this.pass());
     });
     // A change committed between the pass above and the listener is not lost: the next flush makes a pass.
     this.notified = true;
@@ -128,7 +132,7 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
     // in this process and hands every notification to the listener as the committing statement returns,
     // so there is nothing to lose and an idle poll would only queue for its one connection.
     if (this.db.kind === 'postgres') {
-      this.pollTimer = setInterval(() => this.kick(), options.pollMs ?? 1000);
+      this.pollTimer = setInterval(() => this.report(this.flush()), options.pollMs ?? 1000);
       this.pollTimer.unref();
     }
   }
@@ -140,23 +144,31 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
     await this.running?.catch(() => {});
   }
 
-  /** Starts a replication pass unless one runs; a running pass is followed by one more. */
-  kick(): void {
-    void this.flush().catch((e: Error) => this.log.error(`sync replication failed: ${e.message}`));
+  private report(work: Promise<void>): void {
+    void work.catch((e: Error) => this.log.error(`sync replication failed: ${e.message}`));
   }
 
   /** Resolves once every change committed before the call is replicated. */
   async flush(): Promise<void> {
-    if (this.db.kind === 'pglite' && !this.notified) {
-      // Nothing committed since the running (or last) pass claimed the log.
-      while (this.running !== undefined) await this.running.catch(() => {});
-      return;
+    if (this.db.kind === 'pglite') {
+      // Nothing committed since the running (or last) pass claimed the log: nothing to wait for.
+      if (!this.notified) return this.waitForPasses();
+      return this.pass();
     }
+    // PostgreSQL: this process's pass first, then the log. Empty, every change committed before the call was
+    // claimed by a committed pass (a claim not yet committed leaves its rows visible, and then a pass here
+    // waits for it on the lock); a pass of this process that committed meanwhile has announced its batch
+    // once it ends. One read instead of an empty pass (four round trips), for write checkpoints and the poll.
+    await this.waitForPasses();
+    if (await this.hasPendingChanges()) return this.pass();
+    return this.waitForPasses();
+  }
+
+  /** A replication pass, or when one runs, that pass and one more after it. */
+  private async pass(): Promise<void> {
     if (this.running !== undefined) {
       this.again = true;
-      // Wait for the current pass and the one queued after it.
-      while (this.running !== undefined) await this.running.catch(() => {});
-      return;
+      return this.waitForPasses();
     }
     this.running = (async () => {
       try {
@@ -165,12 +177,25 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
           while (!this.stopped && (await this.replicateBatch())) {
             /* keep going until the log is empty */
           }
-        } while (this.again && !this.stopped);
+        } while ((this.again || this.notified) && !this.stopped);
       } finally {
         this.running = undefined;
       }
     })();
     await this.running;
+  }
+
+  /** Resolves when no pass of this process runs (one may be followed by another). */
+  private async waitForPasses(): Promise<void> {
+    while (this.running !== undefined) await this.running.catch(() => {});
+  }
+
+  /** Whether the change log holds a row (claimed by no committed pass yet). */
+  private async hasPendingChanges(): Promise<boolean> {
+    const { rows } = await this.db.query<{ pending: boolean }>(
+      'select exists (select 1 from heartsync_sync.changes) as pending',
+    );
+    return rows[0]?.pending !== false;
   }
 
   private async prepare(): Promise<void> {
@@ -272,10 +297,10 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
 
   /** One transaction: read up to BATCH_SIZE captured changes, store their ops, delete them; true if more may wait. */
   private async replicateBatch(): Promise<boolean> {
-    // Notifications from here on are for changes this claim may not see.
-    this.notified = false;
     const result = await this.db.transaction(async (tx) => {
       await this.lock(tx);
+      // Notifications from here on are for changes this claim may not see.
+      this.notified = false;
       // Claim and delete in one statement; a change committed later with a lower id is still taken next time.
       const { rows } = await tx.query<{
         id: string;
