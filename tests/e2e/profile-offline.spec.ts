@@ -271,7 +271,9 @@ test('a profile open on two devices: saving one field on each keeps both changes
   await acceptNecessaryCookies(laptop);
   await signIn(laptop, email);
   await laptop.goto('/profile');
-  await expect(laptop.getByLabel('Name')).toHaveValue('Test Member');
+  // A new device: the form waits for its replica's first download, which the phone was given 30 s for
+  // (signUpWithReplica); it took 4.6-5.4 s here on an idle 2-core machine, past the default 5 s.
+  await expect(laptop.getByLabel('Name')).toHaveValue('Test Member', { timeout: 30_000 });
   await laptop.getByLabel('Bio').fill('Written on the laptop.');
   await laptop.getByRole('button', { name: 'Save profile' }).click();
   await expect
