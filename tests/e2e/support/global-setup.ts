@@ -38,7 +38,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       OUTBOX: '1',
       // The demo checkout, without seeding the demo community (journeys make their own members).
       DEMO_PAYMENTS: '1',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env['E2E_LOG_LEVEL'] ?? 'warn',
       // The scheduled jobs (the Wingman's among them) every 2 s, so journeys see their effects without waiting.
       JOB_INTERVAL_SECONDS: '2',
       ...(distDir ? { DIST_DIR: distDir } : {}),

@@ -1,6 +1,9 @@
 // The `test` every journey uses: Playwright's, with a guard that fails the journey when any page of any of
 // its browser contexts logs a request or resource refused by the Content Security Policy (issue 12: the app
-// must work at whatever address it is opened at, and a refused request is how that breaks).
+// must work at whatever address it is opened at, and a refused request is how that breaks). The contexts a
+// journey opens itself (a second member, a second device) are closed when it ends: Playwright closes only
+// its own `context`, and the browser lives for the whole lane, so every member a journey left signed in
+// went on running (sync stream, realtime socket, presence, timers) beside all the journeys after it.
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 
 export { expect };
@@ -23,8 +26,10 @@ export const test = base.extend<{ cspGuard: void }>({
       watchContext(context);
       // Journeys of two members open contexts of their own: watch those as well.
       const newContext = browser.newContext.bind(browser);
+      const opened: BrowserContext[] = [];
       browser.newContext = async (...args: Parameters<typeof newContext>) => {
         const c = await newContext(...args);
+        opened.push(c);
         watchContext(c);
         return c;
       };
@@ -32,6 +37,8 @@ export const test = base.extend<{ cspGuard: void }>({
         await use();
       } finally {
         browser.newContext = newContext;
+        // Closing one already closed does nothing.
+        await Promise.all(opened.map((c) => c.close().catch(() => undefined)));
       }
       expect(refusals, 'requests refused by the Content Security Policy').toEqual([]);
     },
