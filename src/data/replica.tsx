@@ -14,6 +14,7 @@ import { CatchUpTracker } from './catch-up.ts';
 import { whileOnline } from './network.ts';
 import { POWERSYNC_RETRY_DELAY_MS, SupabaseConnector, type UploadRefusal } from './connector.ts';
 import { PENDING_IDS_SQL } from './pending.ts';
+import { replicaHoldsData } from './replica-contents.ts';
 import { tablesOfQuery } from './query-tables.ts';
 import { AppSchema, type SyncedTableName } from './schema.ts';
 import { getSupabase } from './supabase-client.ts';
@@ -187,7 +188,8 @@ async function createReplica(userId: string): Promise<PowerSyncDatabase> {
   const owner = readOwner();
   if (owner !== userId) {
     // Another member's replica, or one of unknown owner (a sign-out that never reached this tab): wipe it first.
-    await db.disconnectAndClear({ clearLocal: true });
+    // A file just created holds nothing to wipe: a new device's first screen skips the wipe's round trips.
+    if (await replicaHoldsData(db).catch(() => true)) await db.disconnectAndClear({ clearLocal: true });
     writeOwner(userId);
   }
   try {

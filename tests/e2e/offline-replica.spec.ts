@@ -297,6 +297,34 @@ test('signing out clears the replica, so the next member on the device sees only
   expect(await page.evaluate(() => localStorage.getItem('heartsync.replicaOwner'))).toBe(second);
 });
 
+test('a file another member left behind (their sign-out never reached it) is wiped before the next member sees it', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await acceptNecessaryCookies(page);
+  await page.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
+  const first = await signUpWithReplica(page, request, 'left-behind');
+  // A draft the first member was writing: a local-only row, which no sync would ever remove.
+  await page.evaluate(() =>
+    (window as unknown as { heartsyncReplica: ReplicaHandle }).heartsyncReplica.execute(
+      "insert into message_drafts (id, conversation_id, content) values ('d1', 'c1', 'unsent words')",
+    ),
+  );
+  expect(await queryReplica(page, 'select id from message_drafts')).toHaveLength(1);
+  // The session goes behind the app's back: no sign-out ran, the file and its owner mark stay as they were.
+  await page.evaluate(() => {
+    for (const key of Object.keys(localStorage))
+      if (/^sb-.+-auth-token$/.test(key)) localStorage.removeItem(key);
+  });
+  expect(await page.evaluate(() => localStorage.getItem('heartsync.replicaOwner'))).toBe(first);
+
+  const next = await signUpWithReplica(page, request, 'next-on-device');
+  expect(await queryReplica<{ id: string }>(page, 'select id from profiles')).toEqual([{ id: next }]);
+  expect(await queryReplica(page, 'select id from message_drafts')).toEqual([]);
+  expect(await page.evaluate(() => localStorage.getItem('heartsync.replicaOwner'))).toBe(next);
+});
+
 test('with no network, Sign Out still signs out on this device and clears the replica', async ({
   page,
   context,

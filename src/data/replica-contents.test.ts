@@ -1,0 +1,57 @@
+// The check against the real sync engine (@powersync/node: the same SQLite core extension as the web client) and
+// the app's schema: a new file holds nothing; any row the engine's own wipe would delete counts.
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { PowerSyncDatabase } from '@powersync/node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppSchema } from './schema.ts';
+import { replicaHoldsData } from './replica-contents.ts';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-replica-contents-'));
+const open: PowerSyncDatabase[] = [];
+
+let files = 0;
+
+async function newReplica(dbFilename = `r-${++files}.db`): Promise<PowerSyncDatabase> {
+  const db = new PowerSyncDatabase({ schema: AppSchema, database: { dbFilename, dbLocation: dir } });
+  open.push(db);
+  await db.init();
+  return db;
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((db) => db.close()));
+});
+
+describe('replicaHoldsData', () => {
+  it('is false for a file the engine has just created, and again after a reopen', async () => {
+    const db = await newReplica('reopened.db');
+    expect(await replicaHoldsData(db)).toBe(false);
+    await db.close();
+    expect(await replicaHoldsData(await newReplica('reopened.db'))).toBe(false);
+  });
+
+  it('is true for a synced-table row, a local-only row, a queued upload or engine state, false after the wipe', async () => {
+    const writes: [string, (db: PowerSyncDatabase) => Promise<unknown>][] = [
+      // A write to a synced table also queues its upload (ps_crud).
+      ['synced row', (db) => db.execute("insert into profiles (id, name) values ('a', 'Ann')")],
+      [
+        'local-only row',
+        (db) => db.execute("insert into message_drafts (id, content) values ('c', 'half a sentence')"),
+      ],
+      ['engine state', (db) => db.execute("insert into ps_kv (key, value) values ('last_synced_at', '1')")],
+      [
+        'bucket state',
+        (db) => db.execute('insert into ps_buckets (name, last_applied_op) values (\'member["a"]\', 3)'),
+      ],
+    ];
+    for (const [what, write] of writes) {
+      const db = await newReplica();
+      await write(db);
+      expect(await replicaHoldsData(db), what).toBe(true);
+      await db.disconnectAndClear({ clearLocal: true });
+      expect(await replicaHoldsData(db), `${what}, wiped`).toBe(false);
+    }
+  });
+});
