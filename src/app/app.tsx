@@ -51,8 +51,17 @@ const GamePage = lazy(() => import('../features/games/game-page.tsx'));
 // (presence, idle timeout) load apart from the entry script: a visitor on the landing never runs them, and a
 // returning member's copy starts loading from the entry script (preloadMemberRoute) (issue 21: the landing's
 // initial JavaScript).
+// The layout's code comes with its parts (the replica provider and what needs it) and the page it opens on, so
+// neither suspends once the layout shows: each would make React hold the page back for its fallback throttle
+// (about 300 ms), and on a member's first screen after signing in the replica provider did (decision 0082).
+// A part that fails to load here loads again when it renders.
 const memberLayout = preloadableLazy(() =>
-  import('./member-layout.tsx').then((m) => ({ default: m.MemberLayout })),
+  Promise.all([
+    import('./member-layout.tsx'),
+    ...[...MEMBER_LAYOUT_PARTS, () => preloadMemberPage(window.location.pathname)].map((load) =>
+      load().catch(() => undefined),
+    ),
+  ]).then(([m]) => ({ default: m.MemberLayout })),
 );
 const MemberLayout = memberLayout.Component;
 const queryScope = preloadableLazy(() => import('./query-scope.tsx'));
@@ -69,13 +78,22 @@ const ArticlePlaceholderPage = lazy(() =>
 );
 const PlaceholderRoute = lazy(() => placeholders().then((m) => ({ default: m.PlaceholderRoute })));
 
+/** Loads the code of the member page at `pathname`, if it is one. */
+function preloadMemberPage(pathname: string): Promise<unknown> {
+  const path = pathname.replace(/\/+$/, '');
+  // The builder is the profile page in steps.
+  const page = MEMBER_PAGES[
+    (path === '/profile-builder' ? '/profile' : path) as keyof typeof MEMBER_PAGES
+  ] as { preload: () => Promise<unknown> } | undefined;
+  return page ? page.preload() : Promise.resolve();
+}
+
 /** Starts loading the member layout's parts and the page at `pathname` (a member route), without waiting. */
 export function preloadMemberRoute(pathname: string): void {
-  const page = MEMBER_PAGES[pathname.replace(/\/+$/, '') as keyof typeof MEMBER_PAGES] as
-    { preload: () => Promise<unknown> } | undefined;
   void signedInRules.preload().catch(() => undefined);
-  for (const load of [page?.preload, queryScope.preload, memberLayout.preload, ...MEMBER_LAYOUT_PARTS])
-    void load?.().catch(() => undefined);
+  void preloadMemberPage(pathname).catch(() => undefined);
+  for (const load of [queryScope.preload, memberLayout.preload, ...MEMBER_LAYOUT_PARTS])
+    void load().catch(() => undefined);
 }
 
 const product = () => import('../features/public-pages/product-pages.tsx');
