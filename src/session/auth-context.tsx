@@ -1,6 +1,6 @@
 // Auth state for the whole app (session, user, isAuthenticated, isLoading) and the effects of spec §4 auth events.
 import type { Session, User } from '@supabase/supabase-js';
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { getSupabase } from '../data/supabase-client.ts';
 import { isOnline, onNetworkChange } from '../data/network.ts';
@@ -39,7 +39,19 @@ const AuthContext = createContext<AuthState | undefined>(undefined);
 /** The wait for the network of a pause-expiry check asked for offline: one, however often it is asked. */
 let pauseCheckWaiting: (() => void) | undefined;
 
-/** Clears a pause whose end date has passed (at sign-in and app start; offline, when the network returns). */
+/** The member whose pause-expiry check this page has made (or is waiting to make): one per member per page. */
+let pauseCheckedFor: string | undefined;
+
+/**
+ * Clears a pause whose end date has passed (at sign-in and app start; offline, when the network returns).
+ * Once per member per page load: a sign-in reports the session twice (INITIAL_SESSION, SIGNED_IN).
+ */
+function checkPauseOnce(userId: string): void {
+  if (pauseCheckedFor === userId) return;
+  pauseCheckedFor = userId;
+  void reactivateExpiredPause();
+}
+
 async function reactivateExpiredPause(): Promise<void> {
   if (!isOnline()) {
     pauseCheckWaiting ??= onNetworkChange((online) => {
@@ -71,6 +83,13 @@ export function AuthProvider({
   knownSignedOut?: boolean;
 }) {
   const navigate = useNavigate();
+  // BrowserRouter's navigate changes with every address: read through a ref, so a navigation does not
+  // subscribe to the auth client again (each new subscription is told INITIAL_SESSION, and every page
+  // change re-ran the sign-in effects and replaced the session object the whole app reads).
+  const navigateRef = useRef(navigate);
+  useEffect(() => {
+    navigateRef.current = navigate;
+  }, [navigate]);
   const [session, setSession] = useState<Session | null>(null);
   const [initialised, setInitialised] = useState(knownSignedOut);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -117,7 +136,7 @@ export function AuthProvider({
               setInitialised(true);
               if (next) {
                 endPendingConfirmation();
-                void reactivateExpiredPause();
+                checkPauseOnce(next.user.id);
               }
               break;
             case 'SIGNED_IN':
@@ -128,7 +147,7 @@ export function AuthProvider({
               // (confirmed from another device or the mail app) is over, or a reload would send the
               // member to the sign-in page before the session is restored.
               endPendingConfirmation();
-              void reactivateExpiredPause();
+              if (next) checkPauseOnce(next.user.id);
               break;
             case 'SIGNED_OUT':
               console.info('[auth] signed out');
@@ -139,7 +158,8 @@ export function AuthProvider({
               clearAllUnsentTexts();
               for (const cleanup of signOutCleanups)
                 void cleanup().catch((e: unknown) => console.warn('[auth] local data not cleared', e));
-              void navigate('/');
+              pauseCheckedFor = undefined;
+              void navigateRef.current('/');
               break;
             case 'USER_UPDATED':
               console.info('[auth] user updated');
@@ -147,7 +167,7 @@ export function AuthProvider({
               break;
             case 'PASSWORD_RECOVERY':
               setSession(next);
-              void navigate('/reset-password');
+              void navigateRef.current('/reset-password');
               break;
             case 'TOKEN_REFRESHED':
               setSession(next);
@@ -164,7 +184,7 @@ export function AuthProvider({
       cancelled = true;
       unsubscribe?.();
     };
-  }, [navigate, clientWanted]);
+  }, [clientWanted]);
 
   // The pending flag is written by the sign-up and auth callback pages; re-read it when storage changes.
   useEffect(() => {

@@ -63,6 +63,44 @@ test('the phone menu closes on navigation, Escape and a tap outside; Ctrl+B leav
   }
 });
 
+test('moving between member pages asks nothing of the server for the session; a page load checks a pause once', async ({
+  page,
+  request,
+}) => {
+  await acceptNecessaryCookies(page);
+  const pauseChecks: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/rest/v1/rpc/reactivate_expired_pause'))
+      pauseChecks.push(new URL(page.url()).pathname);
+  });
+  await signUpAndConfirm(page, request, makeEmail('nav-session'));
+  await expect(page.getByRole('heading', { name: 'Build your profile' })).toBeVisible({ timeout: 30_000 });
+  // The confirmation link's page: one check, although the sign-in reports the session twice.
+  await expect.poll(() => pauseChecks.length).toBe(1);
+  pauseChecks.length = 0;
+
+  // Links in the app (no page load): each used to subscribe to the auth client again, and check again.
+  const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
+  for (const [link, path] of [
+    ['Find Matches', /\/find-matches$/],
+    ['Likes', /\/likes$/],
+    ['Dashboard', /\/dashboard$/],
+  ] as const) {
+    await sidebar.getByRole('link', { name: link, exact: true }).click();
+    await expect(page).toHaveURL(path);
+    await expect(page.getByRole('main')).toBeVisible();
+  }
+  await page.getByRole('main').getByRole('heading', { level: 1 }).first().waitFor();
+  expect(pauseChecks).toEqual([]);
+
+  // A page load is an app start: checked once.
+  await page.reload();
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 }).first()).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect.poll(() => pauseChecks.length).toBe(1);
+});
+
 test('likes in a row are one notification, "3 people liked you", read all at once', async ({
   page,
   request,
