@@ -32,7 +32,7 @@ if (canAdoptPrerenderedLanding(root, window.location)) {
   });
 } else {
   // A returning member's replica and page code start loading now, alongside the auth client.
-  startMemberAreaEarly(preloadMemberRoute, window.location.pathname);
+  startMemberAreaEarly(preloadMemberRoute);
   // Anything else (a member, another route, an auth redirect) starts from an empty root.
   root.removeAttribute(PRERENDERED_ATTRIBUTE);
   root.replaceChildren();

@@ -88,11 +88,12 @@ function preloadMemberPage(pathname: string): Promise<unknown> {
   return page ? page.preload() : Promise.resolve();
 }
 
-/** Starts loading the member layout's parts and the page at `pathname` (a member route), without waiting. */
-export function preloadMemberRoute(pathname: string): void {
-  void signedInRules.preload().catch(() => undefined);
-  void preloadMemberPage(pathname).catch(() => undefined);
-  for (const load of [queryScope.preload, memberLayout.preload, ...MEMBER_LAYOUT_PARTS])
+/**
+ * Starts loading the member area's code without waiting: the session rules, the query scope and the member
+ * layout, whose loader brings its parts and the page at the address.
+ */
+export function preloadMemberRoute(): void {
+  for (const load of [signedInRules.preload, queryScope.preload, memberLayout.preload])
     void load().catch(() => undefined);
 }
 

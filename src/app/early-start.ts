@@ -37,14 +37,15 @@ export function storedMemberWithReplica(): string | undefined {
 
 /**
  * Starts what a returning member's first screen needs, in parallel: the replica (its chunk, the sync
- * engine, the WASM and opening the file) and the code of the member layout and of the page at `pathname`.
+ * engine, the WASM and opening the file) and, through `preload`, the code of the member layout and of the
+ * page at the address.
  * Does nothing for a visitor.
  */
-export function startMemberAreaEarly(preload: (pathname: string) => void, pathname: string): void {
+export function startMemberAreaEarly(preload: () => void): void {
   const userId = storedMemberWithReplica();
   if (!userId) return;
   void import('../data/replica.tsx')
     .then((m) => m.openReplica(userId))
     .catch((e: unknown) => console.warn('[start] the replica could not open early', e));
-  preload(pathname);
+  preload();
 }

@@ -1,5 +1,5 @@
-// The member layout's lazy parts (the replica and what needs it), apart from the layout itself so the entry
-// script can start loading them for a returning member while the layout's own code loads (app.tsx).
+// The member layout's lazy parts (the replica and what needs it), apart from the layout itself so they load
+// in parallel with the layout's own code (app.tsx's layout loader waits for all of them).
 import { preloadableLazy } from './preloadable-lazy.ts';
 
 const parts = {
@@ -23,7 +23,7 @@ export const CallHost = parts.callHost.Component;
 export const LovyPanel = parts.lovyPanel.Component;
 
 /**
- * Preloaded for a returning member from the entry script (app.tsx): every part, so none suspends when the
+ * Loaded with the member layout's own code (app.tsx): every part, so none suspends when the
  * replica opens. One that did made React hold the page back for its fallback throttle (about 300 ms): the
  * call host and Lovy's panel, added to the layout after this list, did on every offline start (issue 21).
  */

@@ -127,8 +127,7 @@ test('synced data shows without reload, opens offline, and an offline write uplo
   page.on('console', (m) => {
     if (/Content[- ]Security[- ]Policy/i.test(m.text())) blocked.push(m.text());
   });
-  await acceptNecessaryCookies(page);
-  await page.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
+  await prepareDevice(page);
   const email = makeEmail('offline');
   await signUpAndConfirm(page, request, email);
 
@@ -232,6 +231,12 @@ test('synced data shows without reload, opens offline, and an offline write uplo
   expect(blocked).toEqual([]);
 });
 
+/** The device's cookie choice made, and its open replica readable by the journey (queryReplica). */
+async function prepareDevice(page: Page): Promise<void> {
+  await acceptNecessaryCookies(page);
+  await page.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
+}
+
 async function signUpWithReplica(page: Page, request: APIRequestContext, tag: string): Promise<string> {
   await signUpAndConfirm(page, request, makeEmail(tag));
   await expect
@@ -247,8 +252,7 @@ test('a write the server refuses leaves the queue and the member is told in plai
   page,
   request,
 }) => {
-  await acceptNecessaryCookies(page);
-  await page.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
+  await prepareDevice(page);
   const memberId = await signUpWithReplica(page, request, 'refused');
   // A block "by" someone else: row-level security refuses it (42501), so retrying would never help.
   await page.evaluate(
@@ -282,8 +286,7 @@ test('signing out clears the replica, so the next member on the device sees only
   request,
 }) => {
   test.setTimeout(120_000);
-  await acceptNecessaryCookies(page);
-  await page.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
+  await prepareDevice(page);
   const first = await signUpWithReplica(page, request, 'first');
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(/\/$/);
@@ -302,8 +305,7 @@ test('a file another member left behind (their sign-out never reached it) is wip
   request,
 }) => {
   test.setTimeout(120_000);
-  await acceptNecessaryCookies(page);
-  await page.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
+  await prepareDevice(page);
   const first = await signUpWithReplica(page, request, 'left-behind');
   // A draft the first member was writing: a local-only row, which no sync would ever remove.
   await page.evaluate(() =>
@@ -331,8 +333,7 @@ test('with no network, Sign Out still signs out on this device and clears the re
   request,
 }) => {
   test.setTimeout(120_000);
-  await acceptNecessaryCookies(page);
-  await page.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
+  await prepareDevice(page);
   await signUpWithReplica(page, request, 'offline-out');
   await context.route(/\/auth\/v1\//, (route) => route.abort('internetdisconnected'));
   await context.setOffline(true);
