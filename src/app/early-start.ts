@@ -1,16 +1,15 @@
 // Offline cold start (bench/offline-start): a member's replica starts opening and the member area's code
 // starts loading from the entry script, before the auth client has restored the session and React has
 // rendered the member layout, which used to start them one after the other.
+import { isStoredSessionKey } from '../data/stored-session-key.ts';
 
-/** supabase-js keeps a session under sb-<project>-auth-token (auth-context.tsx watches the same keys). */
-const SESSION_KEY = /^sb-.+-auth-token$/;
 /** Which member the local replica file belongs to (src/data/replica.tsx writes it). */
 const OWNER_KEY = 'heartsync.replicaOwner';
 
 function storedUserIdIn(storage: Storage): string | undefined {
   for (let i = 0; i < storage.length; i++) {
     const key = storage.key(i);
-    if (!key || !SESSION_KEY.test(key)) continue;
+    if (!key || !isStoredSessionKey(key)) continue;
     try {
       const session = JSON.parse(storage.getItem(key) ?? 'null') as { user?: { id?: unknown } } | null;
       if (typeof session?.user?.id === 'string') return session.user.id;

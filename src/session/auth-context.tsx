@@ -4,6 +4,7 @@ import { createContext, useContext, useEffect, useMemo, useRef, useState, type R
 import { useLocation, useNavigate } from 'react-router-dom';
 import { getSupabase } from '../data/supabase-client.ts';
 import { isOnline, onNetworkChange } from '../data/network.ts';
+import { isStoredSessionKey } from '../data/stored-session-key.ts';
 import { clearAllUnsentTexts } from '../data/unsent-text.ts';
 import {
   PENDING_EMAIL_ADDRESS_KEY,
@@ -67,9 +68,6 @@ async function reactivateExpiredPause(): Promise<void> {
   if (error) console.debug('[auth] pause expiry check failed', error.message);
 }
 
-/** supabase-js keeps a session under sb-<project>-auth-token (null: another tab cleared its storage). */
-const SESSION_KEY = /^sb-.+-auth-token$/;
-
 export function AuthProvider({
   children,
   knownSignedOut = false,
@@ -106,7 +104,7 @@ export function AuthProvider({
   useEffect(() => {
     if (clientWanted) return;
     const onStorage = (e: StorageEvent) => {
-      if (e.key === null || SESSION_KEY.test(e.key)) setClientWanted(true);
+      if (e.key === null || isStoredSessionKey(e.key)) setClientWanted(true);
     };
     window.addEventListener('storage', onStorage);
     return () => window.removeEventListener('storage', onStorage);

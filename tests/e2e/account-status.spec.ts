@@ -1,4 +1,5 @@
 // Pause and reactivate, schedule and cancel deletion, and the session rules (idle timeout, failed validity check) with a controlled clock.
+import { STORED_SESSION_KEY } from '../../src/data/stored-session-key.ts';
 import { test, type Page } from './support/test.ts';
 import {
   expect,
@@ -52,15 +53,15 @@ test('a member schedules deletion with the password and cancels it', async ({ pa
 });
 
 async function getAccessToken(page: Page): Promise<string> {
-  return page.evaluate(() => {
+  return page.evaluate((pattern) => {
     for (const store of [localStorage, sessionStorage])
       for (let i = 0; i < store.length; i++) {
         const key = store.key(i);
-        if (key?.startsWith('sb-') && key.endsWith('-auth-token'))
+        if (key && new RegExp(pattern).test(key))
           return (JSON.parse(store.getItem(key) ?? '{}') as { access_token: string }).access_token;
       }
     throw new Error('no stored session');
-  });
+  }, STORED_SESSION_KEY.source);
 }
 
 test('120 minutes without activity end the session with Session Timeout', async ({ page, request }) => {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
 import { PENDING_IDS_SQL } from '../../src/data/pending.ts';
+import { STORED_SESSION_KEY } from '../../src/data/stored-session-key.ts';
 import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import { makeReadyForOffline } from './support/offline.ts';
 import { queryReplica, type ReplicaHandle } from './support/replica.ts';
@@ -315,10 +316,10 @@ test('a file another member left behind (their sign-out never reached it) is wip
   );
   expect(await queryReplica(page, 'select id from message_drafts')).toHaveLength(1);
   // The session goes behind the app's back: no sign-out ran, the file and its owner mark stay as they were.
-  await page.evaluate(() => {
+  await page.evaluate((pattern) => {
     for (const key of Object.keys(localStorage))
-      if (/^sb-.+-auth-token$/.test(key)) localStorage.removeItem(key);
-  });
+      if (new RegExp(pattern).test(key)) localStorage.removeItem(key);
+  }, STORED_SESSION_KEY.source);
   expect(await page.evaluate(() => localStorage.getItem('heartsync.replicaOwner'))).toBe(first);
 
   const next = await signUpWithReplica(page, request, 'next-on-device');
@@ -341,7 +342,10 @@ test('with no network, Sign Out still signs out on this device and clears the re
   await expect(page.getByText('You have been successfully signed out.')).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
   const sessionKeys = () =>
-    page.evaluate(() => Object.keys(localStorage).filter((k) => /^sb-.+-auth-token$/.test(k)));
+    page.evaluate(
+      (pattern) => Object.keys(localStorage).filter((k) => new RegExp(pattern).test(k)),
+      STORED_SESSION_KEY.source,
+    );
   await expect.poll(sessionKeys).toEqual([]);
   await expect
     .poll(() => page.evaluate(() => localStorage.getItem('heartsync.replicaOwner')), { timeout: 20_000 })

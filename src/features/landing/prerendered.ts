@@ -1,4 +1,5 @@
 // Whether this page load may adopt the landing pre-rendered at build time (decision 0023), or must render afresh.
+import { isStoredSessionKey } from '../../data/stored-session-key.ts';
 
 /** The attribute vite.config.ts puts on #root in landing.html. */
 export const PRERENDERED_ATTRIBUTE = 'data-prerendered';
@@ -33,7 +34,7 @@ function storageKeys(kind: 'local' | 'session'): string[] {
 
 /** True when supabase-js has a session stored in either storage (its key is sb-<host>-auth-token). */
 export function hasStoredSession(): boolean {
-  return [...storageKeys('local'), ...storageKeys('session')].some((k) => /^sb-.+-auth-token$/.test(k));
+  return [...storageKeys('local'), ...storageKeys('session')].some(isStoredSessionKey);
 }
 
 function hasAuthParams(location: Location): boolean {
