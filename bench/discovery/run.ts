@@ -6,10 +6,12 @@
 // 20,000 members (heavy-wide, heavy-mid-distance: everyone she decided on is left out of every search).
 // Prints p50/p95/p99 of both per shape and size and, on the last line, per shape at the largest size the raw
 // p99 and the REST/raw ratio of the p50s (goal, issue 21: raw p99 <= 25 ms for each, REST <= 1.2x raw).
+// With the database on this machine it also prints its server processes' page faults per call (decision 0083).
 // BENCH_DATABASE_URL (PostgreSQL) is required; BENCH_SIZES (default "100000,1000000"), BENCH_CALLS (default
 // 50 per shape), BENCH_SHAPES (default all: wide,narrow-distance,mid-distance,narrow-age,narrow-both,empty,
 // heavy-wide,heavy-mid-distance).
 // Each size gets a fresh database (created next to BENCH_DATABASE_URL and dropped afterwards).
+import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 const pgUrl = process.env['BENCH_DATABASE_URL'];
@@ -47,6 +49,27 @@ function summarize(label: string, ms: number[]): Summary {
     `  ${label}: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms over ${ms.length} calls`,
   );
   return r;
+}
+
+/**
+ * Minor page faults of the database's server processes for this database, when they run on this machine
+ * (/proc/<pid>/stat readable), else undefined. A backend that hands freed memory back to the kernel and
+ * faults it in again on every call pays for it on each search (decision 0083), so the bench prints them.
+ */
+async function getBackendFaults(db: TestServer['db']): Promise<number | undefined> {
+  const { rows } = await db.query<{ pid: number }>(
+    'select pid from pg_stat_activity where datname = current_database()',
+  );
+  let total = 0;
+  for (const { pid } of rows) {
+    try {
+      // Field 10 of /proc/<pid>/stat is minflt; the command name (field 2) has no spaces for postgres.
+      total += Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[9]);
+    } catch {
+      return undefined; // another machine's server, or a process we may not read
+    }
+  }
+  return total;
 }
 
 /** A member's search: the function's arguments, and how many candidates it must find (undefined: any). */
@@ -151,6 +174,7 @@ async function runShape(
 
   const rest: number[] = [];
   const raw: number[] = [];
+  const faultsBefore = await getBackendFaults(db);
   for (let i = 0; i < CALLS; i++) {
     // Interleaved, so drift on a shared machine hits both alike.
     let s = performance.now();
@@ -160,6 +184,7 @@ async function runShape(
     await callRest();
     rest.push(performance.now() - s);
   }
+  const faultsAfter = await getBackendFaults(db);
   console.log(` ${shape.name} (${rawDeck.length} found):`);
   const result = {
     shape: shape.name,
@@ -168,6 +193,10 @@ async function runShape(
     rest: summarize('REST RPC', rest),
   };
   console.log(`  ratio REST/raw p50: ${(result.rest.p50 / result.raw.p50).toFixed(2)}x`);
+  if (faultsBefore !== undefined && faultsAfter !== undefined)
+    console.log(
+      `  the database's page faults per call: ${Math.round((faultsAfter - faultsBefore) / (2 * CALLS))} (minor, both ways together)`,
+    );
   return result;
 }
 
