@@ -1,10 +1,7 @@
 // Offline cold start (bench/offline-start): a member's replica starts opening and the member area's code
 // starts loading from the entry script, before the auth client has restored the session and React has
 // rendered the member layout, which used to start them one after the other.
-import { isStoredSessionKey } from '../data/stored-session-key.ts';
-
-/** Which member the local replica file belongs to (src/data/replica.tsx writes it). */
-const OWNER_KEY = 'heartsync.replicaOwner';
+import { isStoredSessionKey, REPLICA_OWNER_KEY } from '../data/storage-keys.ts';
 
 function storedUserIdIn(storage: Storage): string | undefined {
   for (let i = 0; i < storage.length; i++) {
@@ -28,7 +25,7 @@ function storedUserIdIn(storage: Storage): string | undefined {
 export function storedMemberWithReplica(): string | undefined {
   try {
     const userId = storedUserIdIn(localStorage) ?? storedUserIdIn(sessionStorage);
-    return userId !== undefined && localStorage.getItem(OWNER_KEY) === userId ? userId : undefined;
+    return userId !== undefined && localStorage.getItem(REPLICA_OWNER_KEY) === userId ? userId : undefined;
   } catch {
     return undefined;
   }

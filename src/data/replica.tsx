@@ -15,6 +15,7 @@ import { whileOnline } from './network.ts';
 import { POWERSYNC_RETRY_DELAY_MS, SupabaseConnector, type UploadRefusal } from './connector.ts';
 import { PENDING_IDS_SQL } from './pending.ts';
 import { replicaHoldsData } from './replica-contents.ts';
+import { REPLICA_OWNER_KEY } from './storage-keys.ts';
 import { tablesOfQuery } from './query-tables.ts';
 import { AppSchema, type SyncedTableName } from './schema.ts';
 import { getSupabase } from './supabase-client.ts';
@@ -23,8 +24,6 @@ export { usePowerSync, useStatus };
 export type { PowerSyncDatabase, UploadRefusal };
 
 const DB_FILENAME = 'heartsync.db';
-/** Which member the local file belongs to, so a different member never sees a leftover replica. */
-const OWNER_KEY = 'heartsync.replicaOwner';
 /**
  * Diagnostics: with this key set to "1" in local storage, the open replica is also window.heartsyncReplica,
  * so end-to-end tests (and a developer's console) can read what the device holds. Same-origin scripts can
@@ -71,7 +70,7 @@ export function onUploadRefused(listener: (refusal: UploadRefusal) => void): () 
 
 function readOwner(): string | null {
   try {
-    return localStorage.getItem(OWNER_KEY);
+    return localStorage.getItem(REPLICA_OWNER_KEY);
   } catch {
     return null;
   }
@@ -79,8 +78,8 @@ function readOwner(): string | null {
 
 function writeOwner(userId: string | null): void {
   try {
-    if (userId) localStorage.setItem(OWNER_KEY, userId);
-    else localStorage.removeItem(OWNER_KEY);
+    if (userId) localStorage.setItem(REPLICA_OWNER_KEY, userId);
+    else localStorage.removeItem(REPLICA_OWNER_KEY);
   } catch {
     /* storage unavailable: the owner check is skipped */
   }

@@ -4,7 +4,7 @@ import { createContext, useContext, useEffect, useMemo, useRef, useState, type R
 import { useLocation, useNavigate } from 'react-router-dom';
 import { getSupabase } from '../data/supabase-client.ts';
 import { isOnline, onNetworkChange } from '../data/network.ts';
-import { isStoredSessionKey } from '../data/stored-session-key.ts';
+import { isStoredSessionKey } from '../data/storage-keys.ts';
 import { clearAllUnsentTexts } from '../data/unsent-text.ts';
 import {
   PENDING_EMAIL_ADDRESS_KEY,

@@ -1,5 +1,5 @@
 // Pause and reactivate, schedule and cancel deletion, and the session rules (idle timeout, failed validity check) with a controlled clock.
-import { STORED_SESSION_KEY } from '../../src/data/stored-session-key.ts';
+import { STORED_SESSION_KEY } from '../../src/data/storage-keys.ts';
 import { test, type Page } from './support/test.ts';
 import {
   expect,

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
 import { PENDING_IDS_SQL } from '../../src/data/pending.ts';
-import { STORED_SESSION_KEY } from '../../src/data/stored-session-key.ts';
+import { STORED_SESSION_KEY } from '../../src/data/storage-keys.ts';
 import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import { makeReadyForOffline } from './support/offline.ts';
 import { queryReplica, type ReplicaHandle } from './support/replica.ts';

@@ -1,5 +1,5 @@
 // Whether this page load may adopt the landing pre-rendered at build time (decision 0023), or must render afresh.
-import { isStoredSessionKey } from '../../data/stored-session-key.ts';
+import { isStoredSessionKey } from '../../data/storage-keys.ts';
 
 /** The attribute vite.config.ts puts on #root in landing.html. */
 export const PRERENDERED_ATTRIBUTE = 'data-prerendered';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isStoredSessionKey, STORED_SESSION_KEY } from './stored-session-key.ts';
+import { isStoredSessionKey, REPLICA_OWNER_KEY, STORED_SESSION_KEY } from './storage-keys.ts';
 
 describe('isStoredSessionKey', () => {
   it('knows the keys supabase-js stores a session under, whatever the backend address', () => {
@@ -19,5 +19,9 @@ describe('isStoredSessionKey', () => {
     const inPage = new RegExp(STORED_SESSION_KEY.source);
     expect(inPage.test('sb-127-auth-token')).toBe(true);
     expect(inPage.test('sb-127-auth-token-code-verifier')).toBe(false);
+  });
+
+  it('keeps the replica owner key devices already store (a new name would wipe every returning member)', () => {
+    expect(REPLICA_OWNER_KEY).toBe('heartsync.replicaOwner');
   });
 });
