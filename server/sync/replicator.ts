@@ -272,20 +272,25 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         buckets: new Map(),
         parametersChanged: false,
       };
-      let offset = 0;
+      // One cursor over the table in key order: each chunk continues where the last stopped (an OFFSET would
+      // read every earlier row again, quadratic in the table's size).
+      await tx.exec(
+        `declare heartsync_snapshot no scroll cursor for
+           select to_jsonb(t) as r from ${quoteIdent(table.schema)}.${quoteIdent(table.name)} t
+           order by ${cols.map((c) => `t.${quoteIdent(c)}`).join(', ')}`,
+      );
       for (;;) {
         const chunk = await tx.query<{ r: Record<string, unknown> }>(
-          `select to_jsonb(t) as r from ${quoteIdent(table.schema)}.${quoteIdent(table.name)} t
-            order by ${cols.map((c) => `t.${quoteIdent(c)}`).join(', ')} limit $1 offset $2`,
-          [SNAPSHOT_CHUNK, offset],
+          `fetch forward ${SNAPSHOT_CHUNK} from heartsync_snapshot`,
         );
         if (chunk.rows.length === 0) break;
         const events = chunk.rows.map((x) => ({ table, key: this.getRowKey(cols, x.r), row: x.r }));
         const b = await this.applyEvents(tx, events);
         for (const [bucket, state] of b.buckets) touched.buckets.set(bucket, state);
         touched.parametersChanged ||= b.parametersChanged;
-        offset += chunk.rows.length;
+        if (chunk.rows.length < SNAPSHOT_CHUNK) break;
       }
+      await tx.exec('close heartsync_snapshot');
       await tx.query(
         'update heartsync_sync.captured_tables set snapshot_done = true where source_schema = $1 and source_table = $2',
         [table.schema, table.name],
