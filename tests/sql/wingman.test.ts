@@ -126,6 +126,30 @@ describe.each(getDatabaseKinds())('the Wingman on %s', (kind) => {
     );
   });
 
+  it('serves every autonomous member in turn when a pass serves fewer than there are', async () => {
+    // Three members' agents, each with Ben alone in her deck; a pass serves one member.
+    const ada = (await withAgent(0)).id;
+    const bea = (await withAgent(0)).id;
+    const cat = (await withAgent(0)).id;
+    const ben = await person('Ben', 'man', 'woman');
+    const runOne = () => asActor(db, serviceRole, (tx) => tx.query('select app_private.run_wingman(1) as n'));
+    const served = async () => {
+      const liked = await db.query<{ user_id: string }>(
+        `select user_id from public.user_interactions where target_id = $1 and interaction_type = 'like'`,
+        [ben],
+      );
+      return liked.rows.map((r) => r.user_id).sort();
+    };
+    // Wherever the last pass stopped, three passes of one reach three different members (the first
+    // one by member id, again and again, before 0136).
+    await runOne();
+    expect(await served()).toHaveLength(1);
+    await runOne();
+    expect(await served()).toHaveLength(2);
+    await runOne();
+    expect(await served()).toEqual([ada, bea, cat].sort());
+  });
+
   it('stays under the threshold, the member’s cap and the hard cap', async () => {
     const { id: ada } = await withAgent(100);
     await person('Ben', 'man', 'woman');
