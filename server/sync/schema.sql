@@ -25,6 +25,9 @@ create table if not exists heartsync_sync.state (
   rules_hash text
 );
 insert into heartsync_sync.state (singleton, head) values (true, 0) on conflict do nothing;
+-- Every op up to this id has been through a compaction pass (compact.ts): a bucket whose last op is not later
+-- has nothing new to compact.
+alter table heartsync_sync.state add column if not exists compacted_through bigint not null default 0;
 
 -- The bucket operations clients download (PUT, REMOVE, MOVE, CLEAR), per bucket in op id order.
 create table if not exists heartsync_sync.ops (

@@ -144,6 +144,34 @@ describe.each(getDatabaseKinds())('compaction on %s', (kind) => {
     );
   });
 
+  it('compacts only the buckets written since the last pass, a group of them per transaction', async () => {
+    await db.exec(`delete from public.c_rows; delete from heartsync_sync.changes; delete from heartsync_sync.ops;
+      delete from heartsync_sync.buckets; delete from heartsync_sync.current_rows;`);
+    const replicator = new Replicator(db, rules, { warn: () => {}, error: () => {} });
+    await replicator.start({ pollMs: 60_000 });
+    try {
+      await compactBuckets(db);
+      // 1,500 buckets (more than one transaction's group), each with a row written twice: one PUT superseded.
+      await db.query(
+        `insert into public.c_rows (id, grp, v) select g, 'g' || g, 1 from generate_series(1, 1500) g`,
+      );
+      await db.query('update public.c_rows set v = 2');
+      await replicator.flush();
+      expect(await compactBuckets(db)).toEqual({ buckets: 1500, moved: 1500, cleared: 0, deleted: 0 });
+      // Nothing written since: nothing read.
+      expect(await compactBuckets(db)).toEqual({ buckets: 0, moved: 0, cleared: 0, deleted: 0 });
+      // One bucket written again: that one alone.
+      await db.query(`update public.c_rows set v = 3 where id = 7`);
+      await replicator.flush();
+      expect(await compactBuckets(db)).toMatchObject({ buckets: 1, moved: 1 });
+      const ops = await readOps(db, 'by_group["g7"]', '0', '999999999999', 1000);
+      // Its two superseded PUTs are one MOVE now, before the row's last PUT.
+      expect(ops.ops.map((o) => o.op)).toEqual(['MOVE', 'PUT']);
+    } finally {
+      await replicator.stop();
+    }
+  });
+
   it("writes a page's JSON text with every string escaped as JSON", async () => {
     const texts = ['quote " and backslash \\', 'line\nbreak\ttab\u0001', 'unicode é 💘 \u2028', '{"v":1}'];
     await db.query(
