@@ -33,28 +33,25 @@ export async function compactBuckets(db: Database): Promise<CompactResult> {
   const total: CompactResult = { buckets: dirty.length, moved: 0, cleared: 0, deleted: 0 };
   // A transaction per group of buckets, so replication waits at most for one group (after a restart with a
   // large backlog, or the first pass of all).
-  for (let i = 0; i === 0 || i < dirty.length; i += BUCKETS_PER_TRANSACTION) {
-    const group = dirty.slice(i, i + BUCKETS_PER_TRANSACTION);
-    const last = i + BUCKETS_PER_TRANSACTION >= dirty.length;
+  for (let i = 0; i < dirty.length; i += BUCKETS_PER_TRANSACTION) {
     const r = await db.transaction(async (tx) => {
       if (db.kind === 'postgres') await tx.query('select pg_advisory_xact_lock($1)', [ADVISORY_LOCK_KEY]);
-      if (last) {
-        // Passes of several processes may overlap: the mark only moves forward.
-        await tx.query(
-          'update heartsync_sync.state set compacted_through = greatest(compacted_through, $1::bigint)',
-          [head],
-        );
-        // A client unseen for a month has been reinstalled or is gone; a later upload makes a fresh entry.
-        await tx.query(
-          `delete from heartsync_sync.write_checkpoints where updated_at < now() - interval '30 days'`,
-        );
-      }
-      return group.length > 0 ? compactGroup(tx, group) : { moved: 0, cleared: 0, deleted: 0 };
+      return compactGroup(tx, dirty.slice(i, i + BUCKETS_PER_TRANSACTION));
     });
     total.moved += r.moved;
     total.cleared += r.cleared;
     total.deleted += r.deleted;
   }
+  // Only once every group is done (a pass that fails part way is redone next time). Passes of several
+  // processes may overlap: the mark only moves forward.
+  await db.query(
+    'update heartsync_sync.state set compacted_through = greatest(compacted_through, $1::bigint)',
+    [head],
+  );
+  // A client unseen for a month has been reinstalled or is gone; a later upload makes a fresh entry.
+  await db.query(
+    `delete from heartsync_sync.write_checkpoints where updated_at < now() - interval '30 days'`,
+  );
   return total;
 }
 
