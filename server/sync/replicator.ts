@@ -57,6 +57,19 @@ interface CurrentEntry {
   opId: string;
 }
 
+type Membership = [table: string, key: string, entry: CurrentEntry];
+
+/** A batch worked out in memory, ready for its one write statement. */
+interface BatchPlan {
+  ops: NewOp[];
+  sums: Map<string, { checksum: number; count: number; last: number }>;
+  gone: Membership[];
+  fresh: Membership[];
+  relIds: Map<CurrentEntry, number>;
+  paramIds: string[];
+  freshLookups: { table: SourceTable; key: string; lookup: string; params: string }[];
+}
+
 interface NewOp {
   bucket: string;
   op: 'PUT' | 'REMOVE';
@@ -80,14 +93,35 @@ export function getOpChecksum(op: string, objectType: string, objectId: string, 
 /** JSON of a row's synced columns without its id (the op carries it); bigints stay exact. */
 export function serializeRowData(data: Record<string, unknown>): string {
   const rest: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(data)) if (k !== 'id') rest[k] = v;
-  return JSON.stringify(rest, (_k, v: unknown) =>
-    typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()) : v,
-  );
+  let nested = false;
+  for (const k of Object.keys(data)) {
+    if (k === 'id') continue;
+    const v = data[k];
+    if (typeof v === 'bigint') rest[k] = getJsonBigint(v);
+    else {
+      rest[k] = v;
+      nested ||= v !== null && typeof v === 'object';
+    }
+  }
+  // A replacer makes JSON.stringify call back for every value (a first copy serialises millions of rows);
+  // only a nested value, which sync rules do not produce, could still hold a bigint.
+  return nested
+    ? JSON.stringify(rest, (_k, v: unknown) => (typeof v === 'bigint' ? getJsonBigint(v) : v))
+    : JSON.stringify(rest);
+}
+
+/** A bigint as JSON: a number when exact, otherwise its digits as a string. */
+function getJsonBigint(v: bigint): number | string {
+  return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
 }
 
 function getTableKey(table: SourceTable): string {
   return `${table.schema}.${table.name}`;
+}
+
+/** Each source row the events touch, once: its table and key joined by a NUL. */
+function getRowIds(events: RowEvent[]): string[] {
+  return [...new Set(events.map((e) => `${getTableKey(e.table)}\u0000${e.key}`))];
 }
 
 export class Replicator extends EventEmitter<ReplicatorEvents> {
@@ -272,6 +306,18 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         buckets: new Map(),
         parametersChanged: false,
       };
+      const merge = (b: CommittedBatch) => {
+        for (const [bucket, state] of b.buckets) touched.buckets.set(bucket, state);
+        touched.parametersChanged ||= b.parametersChanged;
+      };
+      // A table with no stored memberships (its first copy, or the first after new rules) has nothing to
+      // look up per chunk. On PostgreSQL its chunks are then pipelined: the next chunk is fetched and
+      // evaluated while the database writes the one before (the two took turns, each idle half the time).
+      const { rows: stored } = await tx.query<{ stored: boolean }>(
+        'select exists (select 1 from heartsync_sync.current_rows where source_table = $1) as stored',
+        [getTableKey(table)],
+      );
+      const pipelined = stored[0]?.stored === false && this.db.kind === 'postgres';
       // One cursor over the table in key order: each chunk continues where the last stopped (an OFFSET would
       // read every earlier row again, quadratic in the table's size).
       await tx.exec(
@@ -279,16 +325,30 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
            select to_jsonb(t) as r from ${quoteIdent(table.schema)}.${quoteIdent(table.name)} t
            order by ${cols.map((c) => `t.${quoteIdent(c)}`).join(', ')}`,
       );
-      for (;;) {
-        const chunk = await tx.query<{ r: Record<string, unknown> }>(
+      const fetchChunk = async (): Promise<RowEvent[]> => {
+        const { rows } = await tx.query<{ r: Record<string, unknown> }>(
           `fetch forward ${SNAPSHOT_CHUNK} from heartsync_snapshot`,
         );
-        if (chunk.rows.length === 0) break;
-        const events = chunk.rows.map((x) => ({ table, key: this.getRowKey(cols, x.r), row: x.r }));
-        const b = await this.applyEvents(tx, events);
-        for (const [bucket, state] of b.buckets) touched.buckets.set(bucket, state);
-        touched.parametersChanged ||= b.parametersChanged;
-        if (chunk.rows.length < SNAPSHOT_CHUNK) break;
+        return rows.map((x) => ({ table, key: this.getRowKey(cols, x.r), row: x.r }));
+      };
+      // A short chunk is the last one; an empty one ends a table whose size is a multiple of the chunk.
+      let events = await fetchChunk();
+      if (!pipelined) {
+        while (events.length > 0) {
+          merge(await this.applyEvents(tx, events));
+          events = events.length === SNAPSHOT_CHUNK ? await fetchChunk() : [];
+        }
+      } else {
+        let plan = this.planEvents(events, getRowIds(events), new Map());
+        while (events.length > 0) {
+          const following = events.length === SNAPSHOT_CHUNK ? await fetchChunk() : [];
+          // The database writes this chunk while the next one is evaluated here.
+          const written = this.writePlan(tx, plan);
+          const planned = this.planEvents(following, getRowIds(following), new Map());
+          merge(await written);
+          events = following;
+          plan = planned;
+        }
       }
       await tx.exec('close heartsync_snapshot');
       await tx.query(
@@ -342,15 +402,17 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
 
   /** Evaluates row events in order and writes the resulting ops, row memberships and lookups. */
   private async applyEvents(tx: Queryable, events: RowEvent[]): Promise<CommittedBatch> {
-    const onError = (m: string) => this.log.warn(`sync rules evaluation: ${m}`);
-    const rowIds = [...new Set(events.map((e) => `${getTableKey(e.table)}\u0000${e.key}`))];
-    const current = new Map<string, Map<string, CurrentEntry>>();
-    /** Memberships as stored before this batch, to know which ones end. */
+    const rowIds = getRowIds(events);
+    return this.writePlan(tx, this.planEvents(events, rowIds, await this.loadMemberships(tx, rowIds)));
+  }
+
+  /** The rows' bucket memberships as stored before this batch, to know which ones change or end. */
+  private async loadMemberships(
+    tx: Queryable,
+    rowIds: string[],
+  ): Promise<Map<string, Map<string, CurrentEntry>>> {
     const loaded = new Map<string, Map<string, CurrentEntry>>();
-    for (const id of rowIds) {
-      current.set(id, new Map());
-      loaded.set(id, new Map());
-    }
+    for (const id of rowIds) loaded.set(id, new Map());
     if (rowIds.length > 0) {
       const { rows } = await tx.query<{
         source_table: string;
@@ -377,11 +439,21 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
           checksum: Number(r.checksum),
           opId: r.op_id,
         };
-        const k = `${r.bucket}\u0000${r.object_type}\u0000${r.object_id}`;
-        current.get(rowId)?.set(k, entry);
-        loaded.get(rowId)?.set(k, entry);
+        loaded.get(rowId)?.set(`${r.bucket}\u0000${r.object_type}\u0000${r.object_id}`, entry);
       }
     }
+    return loaded;
+  }
+
+  /** The batch's ops, memberships and lookups, worked out in memory (no database access). */
+  private planEvents(
+    events: RowEvent[],
+    rowIds: string[],
+    loaded: Map<string, Map<string, CurrentEntry>>,
+  ): BatchPlan {
+    const onError = (m: string) => this.log.warn(`sync rules evaluation: ${m}`);
+    const current = new Map<string, Map<string, CurrentEntry>>();
+    for (const id of rowIds) current.set(id, new Map(loaded.get(id)));
     // Op ids are numbered 1..n here; the write statement shifts them onto the head it takes.
     let rel = 0;
     const ops: NewOp[] = [];
@@ -449,8 +521,8 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
       sums.set(o.bucket, s);
     }
     // Row memberships: drop the ones that ended, upsert the ones with a new op; unchanged ones stay.
-    const gone: [string, string, CurrentEntry][] = [];
-    const fresh: [string, string, CurrentEntry][] = [];
+    const gone: Membership[] = [];
+    const fresh: Membership[] = [];
     for (const rowId of rowIds) {
       const [table = '', ...rest] = rowId.split('\u0000');
       const key = rest.join('\u0000');
@@ -460,6 +532,12 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
     }
     const paramIds = [...parameterRows];
     const freshLookups = paramIds.flatMap((id) => lookups.get(id) ?? []);
+    return { ops, sums, gone, fresh, relIds, paramIds, freshLookups };
+  }
+
+  /** Writes a planned batch in one statement. */
+  private async writePlan(tx: Queryable, plan: BatchPlan): Promise<CommittedBatch> {
+    const { ops, sums, gone, fresh, relIds, paramIds, freshLookups } = plan;
     if (ops.length === 0 && gone.length === 0 && paramIds.length === 0) {
       return {
         base: undefined,
