@@ -306,13 +306,17 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         buckets: new Map(),
         parametersChanged: false,
       };
+      // Streams re-read a copy's buckets (it has no base), so their ops are not kept: at 1M members the
+      // copy's ops held in memory were gigabytes.
       const merge = (b: CommittedBatch) => {
-        for (const [bucket, state] of b.buckets) touched.buckets.set(bucket, state);
+        for (const [bucket, { checksum, count }] of b.buckets)
+          touched.buckets.set(bucket, { checksum, count, ops: [] });
         touched.parametersChanged ||= b.parametersChanged;
       };
       // A table with no stored memberships (its first copy, or the first after new rules) has nothing to
-      // look up per chunk. On PostgreSQL its chunks are then pipelined: the next chunk is fetched and
-      // evaluated while the database writes the one before (the two took turns, each idle half the time).
+      // look up per chunk. On PostgreSQL its chunks are then pipelined: each chunk is evaluated while the
+      // database writes the one before (the two took turns, each idle half the time). One statement at a
+      // time on the connection: the next chunk is fetched before a write is sent.
       const { rows: stored } = await tx.query<{ stored: boolean }>(
         'select exists (select 1 from heartsync_sync.current_rows where source_table = $1) as stored',
         [getTableKey(table)],
@@ -344,7 +348,13 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
           const following = events.length === SNAPSHOT_CHUNK ? await fetchChunk() : [];
           // The database writes this chunk while the next one is evaluated here.
           const written = this.writePlan(tx, plan);
-          const planned = this.planEvents(following, getRowIds(following), new Map());
+          let planned: BatchPlan;
+          try {
+            planned = this.planEvents(following, getRowIds(following), new Map());
+          } catch (e) {
+            await written.catch(() => {}); // the transaction rolls back once its statement is done
+            throw e;
+          }
           merge(await written);
           events = following;
           plan = planned;
