@@ -71,6 +71,8 @@ export async function buildApp(
       return {
         status: 'ok',
         database: { kind: full.db.kind, ok: true, latency_ms: Math.round(performance.now() - started) },
+        // False while the sync service copies the tables (first start, new rules): streams wait meanwhile.
+        ...(app.syncService ? { sync: { ready: app.syncService.replicator.ready } } : {}),
       };
     } catch (e) {
       return reply.code(503).send({

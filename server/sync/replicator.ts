@@ -15,8 +15,11 @@ import {
 const BATCH_SIZE = 500;
 const SNAPSHOT_CHUNK = 1000;
 const CHECKSUM_MODULUS = 4294967296;
-/** Serialises replicators of several server processes sharing one PostgreSQL database. */
-const ADVISORY_LOCK_KEY = 7_351_042_001;
+/**
+ * Serialises replicators of several server processes sharing one PostgreSQL database: every pass and copy
+ * takes it (tests hold it to pause a copy).
+ */
+export const ADVISORY_LOCK_KEY = 7_351_042_001;
 
 /** A bucket as one batch left it: its checksum and op count in full, and the ops the batch added. */
 export interface BucketState {
@@ -141,6 +144,13 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
    * PostgreSQL delivers notifications later: flush() asks the log instead (see there).
    */
   private notified = true;
+  /** The running or last start(): flush() waits for it (its copies must come first). */
+  private starting: Promise<void> | undefined;
+  private isReady = false;
+  private resolveReady: () => void = () => {};
+  private readonly readyPromise = new Promise<void>((resolve) => {
+    this.resolveReady = resolve;
+  });
 
   constructor(
     private readonly db: Database,
@@ -153,8 +163,26 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
 
   /** Attaches capture triggers, re-replicates after a rules change, snapshots new tables, then follows changes. */
   async start(options: { pollMs?: number } = {}): Promise<void> {
+    this.starting = this.startNow(options);
+    await this.starting;
+    this.isReady = true;
+    this.resolveReady();
+  }
+
+  /** Whether start() is done: every table copied, changes followed. Sync streams wait for it (decision 0088). */
+  get ready(): boolean {
+    return this.isReady;
+  }
+
+  /** Resolves once a start() is done (a failed one may be followed by another). */
+  whenReady(): Promise<void> {
+    return this.readyPromise;
+  }
+
+  private async startNow(options: { pollMs?: number }): Promise<void> {
     await this.prepare();
-    await this.flush();
+    await this.flushNow();
+    this.throwIfStopped();
     this.stopListening = await this.db.listen('heartsync_sync_changes', () => {
       this.notified = true;
       // A running pass looks at the flag when its claim is done (the claim may already cover the change).
@@ -166,7 +194,7 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
     // in this process and hands every notification to the listener as the committing statement returns,
     // so there is nothing to lose and an idle poll would only queue for its one connection.
     if (this.db.kind === 'postgres') {
-      this.pollTimer = setInterval(() => this.report(this.flush()), options.pollMs ?? 1000);
+      this.pollTimer = setInterval(() => this.report(this.flushNow()), options.pollMs ?? 1000);
       this.pollTimer.unref();
     }
   }
@@ -176,14 +204,21 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
     if (this.pollTimer) clearInterval(this.pollTimer);
     await this.stopListening?.().catch(() => {});
     await this.running?.catch(() => {});
+    // A copy in progress gives up at its next chunk and rolls back: the next start copies that table again.
+    await this.starting?.catch(() => {});
   }
 
   private report(work: Promise<void>): void {
     void work.catch((e: Error) => this.log.error(`sync replication failed: ${e.message}`));
   }
 
-  /** Resolves once every change committed before the call is replicated. */
+  /** Resolves once every change committed before the call is replicated (and start() is done). */
   async flush(): Promise<void> {
+    if (this.starting !== undefined && !this.isReady) await this.starting;
+    return this.flushNow();
+  }
+
+  private async flushNow(): Promise<void> {
     if (this.db.kind === 'pglite') {
       // Nothing committed since the running (or last) pass claimed the log: nothing to wait for.
       if (!this.notified) return this.waitForPasses();
@@ -258,6 +293,10 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
     for (const t of this.rules.tables) await this.snapshotTable(t);
   }
 
+  private throwIfStopped(): void {
+    if (this.stopped) throw new Error('the sync service stopped before the copy ended');
+  }
+
   private async lock(tx: Queryable): Promise<void> {
     if (this.db.kind === 'postgres') await tx.query('select pg_advisory_xact_lock($1)', [ADVISORY_LOCK_KEY]);
   }
@@ -291,9 +330,20 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
     );
     if (!rows[0] || rows[0].snapshot_done) return;
     const batch = await this.db.transaction(async (tx) => {
+      // Each statement sees what was committed before it (whatever the server's default isolation), so the
+      // statements after the lock see what another process's copy or pass committed while this one waited.
+      if (this.db.kind === 'postgres') await tx.exec('set transaction isolation level read committed');
       await this.lock(tx);
-      // Writers wait while the table is read, so no change is both in the snapshot and replayed after it.
-      await tx.exec(`lock table ${quoteIdent(table.schema)}.${quoteIdent(table.name)} in share mode`);
+      const { rows: again } = await tx.query<{ snapshot_done: boolean }>(
+        'select snapshot_done from heartsync_sync.captured_tables where source_schema = $1 and source_table = $2',
+        [table.schema, table.name],
+      );
+      // Another process copied it while this one waited for the lock.
+      if (again[0]?.snapshot_done !== false) return undefined;
+      // Writers go on while the table is read (decision 0088). The captured changes are dropped first, then the
+      // cursor takes its snapshot: a change committed in between is both copied and replayed after, which
+      // ends in the same state (a replayed change is a later version of its row, replayed in order); a change
+      // not yet committed when the cursor opens is replayed after. None is lost.
       await tx.query('delete from heartsync_sync.changes where source_schema = $1 and source_table = $2', [
         table.schema,
         table.name,
@@ -339,12 +389,14 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
       let events = await fetchChunk();
       if (!pipelined) {
         while (events.length > 0) {
+          this.throwIfStopped();
           merge(await this.applyEvents(tx, events));
           events = events.length === SNAPSHOT_CHUNK ? await fetchChunk() : [];
         }
       } else {
         let plan = this.planEvents(events, getRowIds(events), new Map());
         while (events.length > 0) {
+          this.throwIfStopped();
           const following = events.length === SNAPSHOT_CHUNK ? await fetchChunk() : [];
           // The database writes this chunk while the next one is evaluated here.
           const written = this.writePlan(tx, plan);
@@ -367,7 +419,7 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
       );
       return touched;
     });
-    if (batch.buckets.size > 0 || batch.parametersChanged) this.emit('committed', batch);
+    if (batch && (batch.buckets.size > 0 || batch.parametersChanged)) this.emit('committed', batch);
   }
 
   /** One transaction: read up to BATCH_SIZE captured changes, store their ops, delete them; true if more may wait. */

@@ -12,6 +12,38 @@ export interface SyncPartOptions {
   compactEveryMs?: number;
   keepaliveMs?: number;
   pollMs?: number;
+  /** How long a start that failed waits before it is tried again (PostgreSQL only). */
+  startRetryMs?: number;
+}
+
+const START_RETRY_MS = 30_000;
+
+/**
+ * Starts the replicator: the first copy of every table it has not copied (first start, new rules), then
+ * following changes. On PostgreSQL the server answers meanwhile, so a start that fails (the database away)
+ * is tried again until the server closes; on PGlite a failed start fails the server's start, as before.
+ */
+async function startReplicator(
+  replicator: Replicator,
+  ctx: AppContext,
+  options: { pollMs?: number; retryMs: number; isClosing: () => boolean },
+): Promise<void> {
+  const started = performance.now();
+  const { retryMs, isClosing, ...startOptions } = options;
+  for (;;) {
+    try {
+      await replicator.start(startOptions);
+      const seconds = (performance.now() - started) / 1000;
+      if (seconds >= 1)
+        ctx.log.info(`sync: tables copied in ${seconds.toFixed(1)} s; sync streams are served`);
+      return;
+    } catch (e) {
+      if (ctx.db.kind === 'pglite' || isClosing()) throw e;
+      ctx.log.error(`sync could not start (${(e as Error).message}); trying again in ${retryMs / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, retryMs).unref());
+      if (isClosing()) throw e;
+    }
+  }
 }
 
 export interface SyncService {
@@ -107,7 +139,16 @@ export function createSyncPart(options: SyncPartOptions = {}) {
       warn: (m) => ctx.log.warn(m),
       error: (m) => ctx.log.error(m),
     });
-    await replicator.start({ ...(options.pollMs ? { pollMs: options.pollMs } : {}) });
+    let closing = false;
+    const started = startReplicator(replicator, ctx, {
+      ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+      retryMs: options.startRetryMs ?? START_RETRY_MS,
+      isClosing: () => closing,
+    });
+    // PGlite has one connection: requests served during the copy would all queue behind it, so the server
+    // answers once it is done, as before. On PostgreSQL it answers meanwhile; sync streams wait (decision 0088).
+    if (ctx.db.kind === 'pglite') await started;
+    else started.catch(() => {});
     const stopRelay = relayBatches(ctx, replicator);
     const closeStreams = registerSyncRoutes(app, ctx, {
       rules,
@@ -118,6 +159,7 @@ export function createSyncPart(options: SyncPartOptions = {}) {
     app.decorate('syncService', { rules, replicator, compact });
     const timer = setInterval(
       () => {
+        if (!replicator.ready) return; // the copy first
         compact().catch((e: Error) => ctx.log.error(`sync compaction failed: ${e.message}`));
       },
       options.compactEveryMs ?? 5 * 60_000,
@@ -125,6 +167,7 @@ export function createSyncPart(options: SyncPartOptions = {}) {
     timer.unref();
     // Open streams would hold the HTTP server open: end them before it closes.
     app.addHook('preClose', async () => {
+      closing = true;
       clearInterval(timer);
       stopRelay();
       closeStreams();

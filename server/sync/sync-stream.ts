@@ -18,6 +18,8 @@ import type { CommittedBatch, Replicator } from './replicator.ts';
 import { createBucketResolver, type BucketResolver, type LoadedRules } from './rules.ts';
 
 const KEEPALIVE_MS = 20_000;
+/** How long a write checkpoint waits for the sync service's start before it answers 503 (decision 0088). */
+const START_WAIT_MS = 3_000;
 
 const opIdSchema = z.string().regex(/^\d{1,19}$/, 'an op id is a decimal integer');
 /** A client id is an identifier: control characters (NUL above all, which PostgreSQL cannot store) are refused. */
@@ -116,6 +118,24 @@ export function registerSyncRoutes(
       .safeParse(request.query);
     if (!query.success)
       return reply.code(400).send({ error: { message: 'client_id must be a short string' } });
+    if (!replicator.ready) {
+      // The tables are being copied (first start, new rules): the client asks again after its retry delay.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        replicator.whenReady(),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, START_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!replicator.ready)
+        return reply
+          .code(503)
+          .header('retry-after', '5')
+          .send({
+            error: { code: 'PSYNC_S2001', message: 'The sync service is starting; please try again' },
+          });
+    }
     // Everything committed before this request (the client's uploads) is in the ops once flush resolves.
     await replicator.flush();
     const checkpoint = await saveWriteCheckpoint(ctx.db, claims.sub, query.data.client_id ?? '');
@@ -235,6 +255,17 @@ export function registerSyncRoutes(
     }
 
     try {
+      // The client counts itself connected once a line arrives: one now, then the timer's.
+      if (!replicator.ready) sendKeepalive();
+      while (!replicator.ready && !closed) {
+        // The tables are being copied (first start, new rules): a checkpoint now would lack the rows of the
+        // tables not copied yet, and the client would drop them. The stream waits, kept alive (decision 0088).
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          void replicator.whenReady().then(resolve);
+        });
+        wake = undefined;
+      }
       while (!closed) {
         if (!dirty) {
           await new Promise<void>((resolve) => {

@@ -14,7 +14,11 @@ describe.each(getDatabaseKinds())('health on %s', (kind) => {
   it('reports the database it runs on', async () => {
     const res = await fetch(`${t.url}/health`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ status: 'ok', database: { kind, ok: true } });
+    expect(await res.json()).toMatchObject({
+      status: 'ok',
+      database: { kind, ok: true },
+      sync: { ready: true },
+    });
   });
 
   it('answers 404 in JSON for an unknown API path, never the app shell', async () => {

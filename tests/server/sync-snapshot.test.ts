@@ -1,9 +1,11 @@
 // The sync service's first copy of rows a table held before the service started (the snapshot): read in
 // chunks through one cursor, every row reaches the member's replica exactly once, in more chunks than one.
 // On PostgreSQL a first copy evaluates each chunk while the one before is written (decision 0087); a copy
-// over rows already stored compares each chunk with what is stored, as every other batch does.
+// over rows already stored compares each chunk with what is stored, as every other batch does. Writers are not
+// held while a table is copied (decision 0088).
 import crypto from 'node:crypto';
 import { Schema, Table, column } from '@powersync/node';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDatabaseKinds } from '../support/test-databases.ts';
 import { openSyncClient, startSyncServer, type SyncClient, type SyncTestServer } from './sync-support.ts';
@@ -78,3 +80,46 @@ describe.each(getDatabaseKinds())('the sync snapshot on %s', (kind) => {
     expect(done.rows[0]!.n).toBe('0');
   });
 });
+
+describe.runIf(getDatabaseKinds().includes('postgres'))(
+  'the sync snapshot beside writers on postgres',
+  () => {
+    let t: SyncTestServer | undefined;
+    let client: SyncClient | undefined;
+    let writer: pg.Client | undefined;
+    afterAll(async () => {
+      await writer?.end().catch(() => {});
+      await client?.close();
+      await t?.close();
+    });
+
+    it("copies a table while a member's write to it is open, and the write reaches the replica once committed", async () => {
+      t = await startSyncServer('postgres', { rulesYaml, setupSql });
+      await t.stop();
+      // New rules (as the hash says): the next start copies every table again, from nothing stored.
+      await t.db.exec(`update heartsync_sync.state set rules_hash = 'rules of an earlier version'`);
+      writer = new pg.Client({ connectionString: t.db.url });
+      await writer.connect();
+      await writer.query('begin');
+      await writer.query(`update public.t_notes set n = -5 where n = 5 and owner_id = $1`, [owner]);
+      await writer.query(
+        `insert into public.t_notes (id, owner_id, n) values (gen_random_uuid(), $1, 9999)`,
+        [owner],
+      );
+      // A copy that held writers off would wait for this open transaction, and the open transaction for nothing.
+      let timer: NodeJS.Timeout | undefined;
+      const held = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the copy waited for the open write')), 30_000);
+      });
+      await Promise.race([t.start(), held]).finally(() => clearTimeout(timer));
+      await writer.query('commit');
+      await t.sync.replicator.flush();
+      client = await openSyncClient(t, schema, () => t!.signToken(owner));
+      await client.db.waitForFirstSync();
+      const rows = await client.db.getAll<{ n: number }>('select n from t_notes order by n');
+      const expected = [-5, ...Array.from({ length: ROWS }, (_, i) => i + 1).filter((n) => n !== 5), 9999];
+      expect(rows.map((r) => r.n)).toEqual(expected);
+      expect(await client.db.getAll('select id from t_marks')).toHaveLength(MARKS);
+    });
+  },
+);

@@ -43,6 +43,8 @@ export async function startSyncServer(
     setupSql?: string;
     keepaliveMs?: number;
     pollMs?: number;
+    /** False: start() resolves once the server listens, before the sync service's copy ends. */
+    waitForCopy?: boolean;
     /** More routes on the same server (the sync bench's upload endpoint). */
     parts?: ((app: FastifyInstance, ctx: AppContext) => Promise<void>)[];
   } = {},
@@ -83,6 +85,9 @@ export async function startSyncServer(
     );
     await built.app.listen({ port, host: '127.0.0.1' });
     Object.assign(self, { app: built.app, ctx: built.ctx, sync: getSyncService(built.app) });
+    // On PostgreSQL the server answers while the tables are copied (decision 0088); tests start from a
+    // service that follows changes, unless they ask otherwise.
+    if (options.waitForCopy !== false) await self.sync.replicator.whenReady();
   }
   Object.assign(self, {
     url,

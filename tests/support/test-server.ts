@@ -59,6 +59,9 @@ export async function startTestServer(kind: DbKind, env: Record<string, string> 
       await db.destroy();
       throw e;
     }
+    // On PostgreSQL the server answers while the sync service copies the tables (decision 0088); tests
+    // start from a service that follows changes.
+    await server.app.syncService?.replicator.whenReady();
     return makeTestServer(url, server, db, dataDir);
   }
 }
