@@ -10,6 +10,7 @@ import { registerNulGuard } from './http/nul-guard.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerAppServing } from './http/serve-app.ts';
 import { createMailer } from './mail/mailer.ts';
+import { describeSync } from './sync/sync-part.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -71,8 +72,8 @@ export async function buildApp(
       return {
         status: 'ok',
         database: { kind: full.db.kind, ok: true, latency_ms: Math.round(performance.now() - started) },
-        // False while the sync service copies the tables (first start, new rules): streams wait meanwhile.
-        ...(app.syncService ? { sync: { ready: app.syncService.replicator.ready } } : {}),
+        // Not ready while the sync service copies the tables (first start, new rules): streams wait meanwhile.
+        ...(app.syncService ? { sync: describeSync(app.syncService.replicator) } : {}),
       };
     } catch (e) {
       return reply.code(503).send({

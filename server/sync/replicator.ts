@@ -15,11 +15,8 @@ import {
 const BATCH_SIZE = 500;
 const SNAPSHOT_CHUNK = 1000;
 const CHECKSUM_MODULUS = 4294967296;
-/**
- * Serialises replicators of several server processes sharing one PostgreSQL database: every pass and copy
- * takes it (tests hold it to pause a copy).
- */
-export const ADVISORY_LOCK_KEY = 7_351_042_001;
+/** Serialises replicators of several server processes sharing one PostgreSQL database. */
+const ADVISORY_LOCK_KEY = 7_351_042_001;
 
 /** A bucket as one batch left it: its checksum and op count in full, and the ops the batch added. */
 export interface BucketState {
@@ -147,6 +144,8 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
   /** The running or last start(): flush() waits for it (its copies must come first). */
   private starting: Promise<void> | undefined;
   private isReady = false;
+  /** The copy start() is making, for /health: the table, its rows copied so far, the tables after it. */
+  private copy: { table: string; rows: number; tablesAfter: number } | undefined;
   private resolveReady: () => void = () => {};
   private readonly readyPromise = new Promise<void>((resolve) => {
     this.resolveReady = resolve;
@@ -155,7 +154,7 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
   constructor(
     private readonly db: Database,
     private readonly rules: LoadedRules,
-    private readonly log: { warn(msg: string): void; error(msg: string): void },
+    private readonly log: { info?(msg: string): void; warn(msg: string): void; error(msg: string): void },
   ) {
     super();
     this.setMaxListeners(0);
@@ -172,6 +171,11 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
   /** Whether start() is done: every table copied, changes followed. Sync streams wait for it (decision 0088). */
   get ready(): boolean {
     return this.isReady;
+  }
+
+  /** The table start() is copying now (undefined when none is). */
+  get copying(): { table: string; rows: number; tablesAfter: number } | undefined {
+    return this.copy && { ...this.copy };
   }
 
   /** Resolves once a start() is done (a failed one may be followed by another). */
@@ -290,7 +294,21 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         await tx.query('update heartsync_sync.state set rules_hash = $1', [this.rules.hash]);
       });
     }
-    for (const t of this.rules.tables) await this.snapshotTable(t);
+    const tables = this.rules.tables;
+    try {
+      for (const [i, t] of tables.entries()) {
+        this.copy = { table: getTableKey(t), rows: 0, tablesAfter: tables.length - i - 1 };
+        const started = performance.now();
+        const copied = await this.snapshotTable(t);
+        const seconds = (performance.now() - started) / 1000;
+        if (copied && seconds >= 1)
+          this.log.info?.(
+            `sync: copied ${this.copy.table} (${this.copy.rows} rows) in ${seconds.toFixed(1)} s`,
+          );
+      }
+    } finally {
+      this.copy = undefined;
+    }
   }
 
   private throwIfStopped(): void {
@@ -322,13 +340,16 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
     return JSON.stringify(cols.map((c) => row[c] ?? null));
   }
 
-  /** Replicates the rows a table already holds, once (captured changes cover everything after). */
-  private async snapshotTable(table: SourceTable): Promise<void> {
+  /**
+   * Replicates the rows a table already holds, once (captured changes cover everything after). False when
+   * there was nothing to do (copied before, or by another process meanwhile).
+   */
+  private async snapshotTable(table: SourceTable): Promise<boolean> {
     const { rows } = await this.db.query<{ snapshot_done: boolean }>(
       'select snapshot_done from heartsync_sync.captured_tables where source_schema = $1 and source_table = $2',
       [table.schema, table.name],
     );
-    if (!rows[0] || rows[0].snapshot_done) return;
+    if (!rows[0] || rows[0].snapshot_done) return false;
     const batch = await this.db.transaction(async (tx) => {
       // Each statement sees what was committed before it (whatever the server's default isolation), so the
       // statements after the lock see what another process's copy or pass committed while this one waited.
@@ -383,6 +404,7 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         const { rows } = await tx.query<{ r: Record<string, unknown> }>(
           `fetch forward ${SNAPSHOT_CHUNK} from heartsync_snapshot`,
         );
+        if (this.copy) this.copy.rows += rows.length;
         return rows.map((x) => ({ table, key: this.getRowKey(cols, x.r), row: x.r }));
       };
       // A short chunk is the last one; an empty one ends a table whose size is a multiple of the chunk.
@@ -419,7 +441,9 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
       );
       return touched;
     });
-    if (batch && (batch.buckets.size > 0 || batch.parametersChanged)) this.emit('committed', batch);
+    if (!batch) return false;
+    if (batch.buckets.size > 0 || batch.parametersChanged) this.emit('committed', batch);
+    return true;
   }
 
   /** One transaction: read up to BATCH_SIZE captured changes, store their ops, delete them; true if more may wait. */

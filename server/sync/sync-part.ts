@@ -46,6 +46,19 @@ async function startReplicator(
   }
 }
 
+/** What /health says of sync: ready, or the table being copied and how far the copy is. */
+export function describeSync(replicator: Replicator): {
+  ready: boolean;
+  copying?: { table: string; rows_copied: number; tables_after: number };
+} {
+  const copy = replicator.copying;
+  if (replicator.ready || !copy) return { ready: replicator.ready };
+  return {
+    ready: false,
+    copying: { table: copy.table, rows_copied: copy.rows, tables_after: copy.tablesAfter },
+  };
+}
+
 export interface SyncService {
   rules: LoadedRules;
   replicator: Replicator;
@@ -136,6 +149,7 @@ export function createSyncPart(options: SyncPartOptions = {}) {
   return async function syncPart(app: FastifyInstance, ctx: AppContext): Promise<void> {
     const rules = options.rulesYaml === undefined ? loadRulesFile() : loadRules(options.rulesYaml);
     const replicator = new Replicator(ctx.db, rules, {
+      info: (m) => ctx.log.info(m),
       warn: (m) => ctx.log.warn(m),
       error: (m) => ctx.log.error(m),
     });

@@ -1,13 +1,18 @@
 // The server answers while the sync service copies the tables (first start, new rules), on PostgreSQL
-// (decision 0088): health says the copy is not done, a sync stream is accepted and held without a checkpoint
-// until it is, and a write checkpoint answers 503 meanwhile (the client asks again).
+// (decision 0088): health says which table is being copied, a sync stream is accepted and held without a
+// checkpoint until the copy ends, and a write checkpoint answers 503 meanwhile (the client asks again).
 import crypto from 'node:crypto';
 import { Schema, Table, column } from '@powersync/node';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADVISORY_LOCK_KEY } from '../../server/sync/replicator.ts';
 import { getDatabaseKinds } from '../support/test-databases.ts';
-import { openSyncClient, startSyncServer, type SyncClient, type SyncTestServer } from './sync-support.ts';
+import {
+  openSyncClient,
+  startSyncServer,
+  waitFor,
+  type SyncClient,
+  type SyncTestServer,
+} from './sync-support.ts';
 
 const owner = crypto.randomUUID();
 const ROWS = 50;
@@ -24,11 +29,15 @@ bucket_definitions:
 `;
 const schema = new Schema({ t_cards: new Table({ n: column.integer }) });
 
-async function getHealth(
-  t: SyncTestServer,
-): Promise<{ code: number; status: string; sync?: { ready: boolean } }> {
+interface Health {
+  code: number;
+  status: string;
+  sync?: { ready: boolean; copying?: { table: string; rows_copied: number; tables_after: number } };
+}
+
+async function getHealth(t: SyncTestServer): Promise<Health> {
   const res = await fetch(`${t.url}/health`);
-  return { code: res.status, ...((await res.json()) as { status: string; sync?: { ready: boolean } }) };
+  return { code: res.status, ...((await res.json()) as Omit<Health, 'code'>) };
 }
 
 describe.runIf(getDatabaseKinds().includes('postgres'))('serving while sync copies, on postgres', () => {
@@ -45,20 +54,29 @@ describe.runIf(getDatabaseKinds().includes('postgres'))('serving while sync copi
     t = await startSyncServer('postgres', { rulesYaml, setupSql, waitForCopy: false });
     await t.sync.replicator.whenReady();
     await t.stop();
-    // New rules (as the hash says): the next start copies every table again. The copy waits for the lock this
-    // test holds, so it is in progress for as long as the test wants.
+    // New rules (as the hash says): the next start copies every table again. The copy's cursor waits for the
+    // lock this test holds on the table, so the copy is in progress for as long as the test wants.
     await t.db.exec(`update heartsync_sync.state set rules_hash = 'rules of an earlier version'`);
     locker = new pg.Client({ connectionString: t.db.url });
     await locker.connect();
     await locker.query('begin');
-    await locker.query('select pg_advisory_xact_lock($1)', [ADVISORY_LOCK_KEY]);
+    await locker.query('lock table public.t_cards in access exclusive mode');
 
     let timer: NodeJS.Timeout | undefined;
     const held = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('the server did not answer before the copy ended')), 20_000);
     });
     await Promise.race([t.start(), held]).finally(() => clearTimeout(timer));
-    expect(await getHealth(t)).toMatchObject({ code: 200, status: 'ok', sync: { ready: false } });
+    await waitFor(
+      () => getHealth(t!),
+      (h) => h.sync?.copying !== undefined,
+    );
+    expect(await getHealth(t)).toEqual({
+      code: 200,
+      status: 'ok',
+      database: expect.objectContaining({ ok: true }),
+      sync: { ready: false, copying: { table: 'public.t_cards', rows_copied: 0, tables_after: 0 } },
+    });
 
     const token = await t.signToken(owner);
     const checkpoint = await fetch(`${t.url}/write-checkpoint2.json?client_id=c1`, {
