@@ -41,6 +41,8 @@ export interface CommittedBatch {
 
 export interface ReplicatorEvents {
   committed: [CommittedBatch];
+  /** Another process changed the database's sync rules: this one no longer replicates (decision 0088). */
+  superseded: [];
 }
 
 interface RowEvent {
@@ -144,6 +146,7 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
   /** The running or last start(): flush() waits for it (its copies must come first). */
   private starting: Promise<void> | undefined;
   private isReady = false;
+  private isSuperseded = false;
   /** The copy start() is making, for /health: the table, its rows copied so far, the tables after it. */
   private copy: { table: string; rows: number; tablesAfter: number } | undefined;
   private resolveReady: () => void = () => {};
@@ -171,6 +174,24 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
   /** Whether start() is done: every table copied, changes followed. Sync streams wait for it (decision 0088). */
   get ready(): boolean {
     return this.isReady;
+  }
+
+  /**
+   * Whether another server process changed the database's sync rules to other ones (a deploy with a new
+   * sync-rules.yaml while this process runs the old file): this process then neither replicates nor serves.
+   */
+  get superseded(): boolean {
+    return this.isSuperseded;
+  }
+
+  private markSuperseded(): void {
+    if (this.isSuperseded) return;
+    this.isSuperseded = true;
+    this.log.error(
+      'sync: another server process changed the sync rules of this database; this process no longer replicates ' +
+        'or serves sync. Restart it with the same sync-rules.yaml as the others.',
+    );
+    this.emit('superseded');
   }
 
   /** The table start() is copying now (undefined when none is). */
@@ -223,6 +244,7 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
   }
 
   private async flushNow(): Promise<void> {
+    if (this.isSuperseded) return;
     if (this.db.kind === 'pglite') {
       // Nothing committed since the running (or last) pass claimed the log: nothing to wait for.
       if (!this.notified) return this.waitForPasses();
@@ -247,10 +269,10 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
       try {
         do {
           this.again = false;
-          while (!this.stopped && (await this.replicateBatch())) {
+          while (!this.stopped && !this.isSuperseded && (await this.replicateBatch())) {
             /* keep going until the log is empty */
           }
-        } while ((this.again || this.notified) && !this.stopped);
+        } while ((this.again || this.notified) && !this.stopped && !this.isSuperseded);
       } finally {
         this.running = undefined;
       }
@@ -292,6 +314,8 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
           delete from heartsync_sync.current_rows; delete from heartsync_sync.parameter_lookups;
           update heartsync_sync.captured_tables set snapshot_done = false;`);
         await tx.query('update heartsync_sync.state set rules_hash = $1', [this.rules.hash]);
+        // Processes still running the old rules make a pass on it and find them changed (they stop).
+        await tx.query(`select pg_notify('heartsync_sync_changes', '')`);
       });
     }
     const tables = this.rules.tables;
@@ -355,10 +379,16 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
       // statements after the lock see what another process's copy or pass committed while this one waited.
       if (this.db.kind === 'postgres') await tx.exec('set transaction isolation level read committed');
       await this.lock(tx);
-      const { rows: again } = await tx.query<{ snapshot_done: boolean }>(
-        'select snapshot_done from heartsync_sync.captured_tables where source_schema = $1 and source_table = $2',
-        [table.schema, table.name],
+      const { rows: again } = await tx.query<{ snapshot_done: boolean; same_rules: boolean }>(
+        `select c.snapshot_done, s.rules_hash is not distinct from $3 as same_rules
+           from heartsync_sync.captured_tables c, heartsync_sync.state s
+          where c.source_schema = $1 and c.source_table = $2`,
+        [table.schema, table.name, this.rules.hash],
       );
+      if (again[0] && !again[0].same_rules) {
+        this.markSuperseded();
+        throw new Error('the sync rules of this database were changed by another server process');
+      }
       // Another process copied it while this one waited for the lock.
       if (again[0]?.snapshot_done !== false) return undefined;
       // Writers go on while the table is read (decision 0088). The captured changes are dropped first, then the
@@ -463,10 +493,19 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
       }>(
         `delete from heartsync_sync.changes where id in (
            select id from heartsync_sync.changes order by id limit $1)
+           and exists (select 1 from heartsync_sync.state where rules_hash = $2)
          returning id, source_schema, source_table, op, old_row, new_row`,
-        [BATCH_SIZE],
+        [BATCH_SIZE, this.rules.hash],
       );
       rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+      if (rows.length === 0 && this.db.kind === 'postgres') {
+        // Nothing claimed: an empty log, or rules changed by another process (ops of these rules would mix
+        // into the ones the other process builds, so none are written from here on).
+        const { rows: state } = await tx.query<{ rules_hash: string | null }>(
+          'select rules_hash from heartsync_sync.state',
+        );
+        if (state[0] && state[0].rules_hash !== this.rules.hash) this.markSuperseded();
+      }
       if (rows.length === 0) return undefined;
       const events: RowEvent[] = [];
       for (const c of rows) {

@@ -38,7 +38,8 @@ async function startReplicator(
         ctx.log.info(`sync: tables copied in ${seconds.toFixed(1)} s; sync streams are served`);
       return;
     } catch (e) {
-      if (ctx.db.kind === 'pglite' || isClosing()) throw e;
+      // Superseded: trying again would rebuild the ops for this process's rules over the other process's.
+      if (ctx.db.kind === 'pglite' || isClosing() || replicator.superseded) throw e;
       ctx.log.error(`sync could not start (${(e as Error).message}); trying again in ${retryMs / 1000} s`);
       await new Promise((resolve) => setTimeout(resolve, retryMs).unref());
       if (isClosing()) throw e;
@@ -49,8 +50,11 @@ async function startReplicator(
 /** What /health says of sync: ready, or the table being copied and how far the copy is. */
 export function describeSync(replicator: Replicator): {
   ready: boolean;
+  superseded?: true;
   copying?: { table: string; rows_copied: number; tables_after: number };
 } {
+  // Another process changed the rules: this one neither replicates nor serves sync until restarted.
+  if (replicator.superseded) return { ready: false, superseded: true };
   const copy = replicator.copying;
   if (replicator.ready || !copy) return { ready: replicator.ready };
   return {

@@ -18,6 +18,13 @@ import type { CommittedBatch, Replicator } from './replicator.ts';
 import { createBucketResolver, type BucketResolver, type LoadedRules } from './rules.ts';
 
 const KEEPALIVE_MS = 20_000;
+/** What a process whose sync rules another process replaced answers (decision 0088): the client asks again. */
+const SUPERSEDED = {
+  error: {
+    code: 'PSYNC_S2001',
+    message: 'This server process runs sync rules that were replaced; please try again',
+  },
+};
 /** How long a write checkpoint waits for the sync service's start before it answers 503 (decision 0088). */
 const START_WAIT_MS = 3_000;
 
@@ -97,6 +104,11 @@ export function registerSyncRoutes(
     }
   };
   ctx.events.on('sessions-ended', onSessionsEnded);
+  // Rules changed by another process: this one's streams end, and the clients connect again (elsewhere).
+  const onSuperseded = () => {
+    for (const s of open) s.end();
+  };
+  replicator.on('superseded', onSuperseded);
 
   /** A write checkpoint was made for this member's client: that client's streams send a checkpoint carrying it. */
   const writeCheckpoints = new Map<string, Set<(clientId: string, checkpoint: string) => void>>();
@@ -118,6 +130,7 @@ export function registerSyncRoutes(
       .safeParse(request.query);
     if (!query.success)
       return reply.code(400).send({ error: { message: 'client_id must be a short string' } });
+    if (replicator.superseded) return reply.code(503).header('retry-after', '5').send(SUPERSEDED);
     if (!replicator.ready) {
       // The tables are being copied (first start, new rules): the client asks again after its retry delay.
       let timer: NodeJS.Timeout | undefined;
@@ -172,6 +185,7 @@ export function registerSyncRoutes(
     } catch (e) {
       return reply.code(400).send({ error: { code: 'PSYNC_S2001', message: (e as Error).message } });
     }
+    if (replicator.superseded) return reply.code(503).header('retry-after', '5').send(SUPERSEDED);
     reply.hijack();
     await runStream(request, reply, claims, body.data, resolver);
   });
@@ -339,6 +353,7 @@ export function registerSyncRoutes(
 
   return () => {
     ctx.events.off('sessions-ended', onSessionsEnded);
+    replicator.off('superseded', onSuperseded);
     stopWriteCheckpoints();
     for (const s of open) s.end();
   };

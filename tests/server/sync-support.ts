@@ -43,13 +43,15 @@ export async function startSyncServer(
     setupSql?: string;
     keepaliveMs?: number;
     pollMs?: number;
+    /** Another server's database (a second process on it); close() then leaves it to that server. */
+    db?: TestDatabase;
     /** False: start() resolves once the server listens, before the sync service's copy ends. */
     waitForCopy?: boolean;
     /** More routes on the same server (the sync bench's upload endpoint). */
     parts?: ((app: FastifyInstance, ctx: AppContext) => Promise<void>)[];
   } = {},
 ): Promise<SyncTestServer> {
-  const db = await createTestDatabase(kind);
+  const db = options.db ?? (await createTestDatabase(kind));
   if (options.setupSql) await db.exec(options.setupSql);
   const port = await getFreePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-sync-test-'));
@@ -101,7 +103,7 @@ export async function startSyncServer(
     start,
     async close() {
       await self.app.close().catch(() => {});
-      await db.destroy();
+      if (!options.db) await db.destroy();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   });
