@@ -602,6 +602,44 @@ describe.each(getDatabaseKinds())('games on %s', (kind) => {
       }
     });
 
+    it("an answer is not held up by the other player's answer's foreign-key lock on the round", async () => {
+      // The other answer's insert takes a key-share lock on the round (its foreign-key check) until it commits;
+      // an answer whose trigger asked for the round FOR UPDATE waited for it, and the two could deadlock.
+      const { p1, round } = await createActiveRound();
+      let release: () => void = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked: () => void = () => {};
+      const isLocked = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const holder = db.transaction(async (tx) => {
+        await tx.query('select 1 from public.game_rounds where id = $1 for key share', [round.id]);
+        locked();
+        await released;
+      });
+      await isLocked;
+      const answer = asActor(db, member(p1), (tx) =>
+        tx.query('insert into public.game_round_choices (round_id, choice) values ($1, $2)', [
+          round.id,
+          'Coffee',
+        ]),
+      ).then(() => 'answered');
+      let timer: NodeJS.Timeout | undefined;
+      const outcome = await Promise.race([
+        answer,
+        new Promise((resolve) => {
+          timer = setTimeout(() => resolve('held up'), 5000);
+        }),
+      ]);
+      clearTimeout(timer);
+      release();
+      await holder;
+      await answer;
+      expect(outcome).toBe('answered');
+    });
+
     it('two players answering an existing round at the same moment reveal both, by either write path', async () => {
       for (const paths of [
         ['choice', 'choice'],
