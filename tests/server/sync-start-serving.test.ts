@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { Schema, Table, column } from '@powersync/node';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { getDatabaseKinds } from '../support/test-databases.ts';
+import { createTestDatabase, getDatabaseKinds, type TestDatabase } from '../support/test-databases.ts';
 import {
   openSyncClient,
   startSyncServer,
@@ -105,5 +105,38 @@ describe.runIf(getDatabaseKinds().includes('postgres'))('serving while sync copi
       headers: { authorization: `Token ${token}` },
     });
     expect(after.status).toBe(200);
+  });
+
+  it('tries a failed start again, and the held stream syncs once it succeeds', async () => {
+    // The database is away for the start's first transaction (the rules' rebuild), then back.
+    const db = await createTestDatabase('postgres');
+    await db.exec(setupSql);
+    let failed = 0;
+    const flaky: TestDatabase = {
+      ...db,
+      transaction: (fn) => {
+        if (failed++ === 0) return Promise.reject(new Error('Connection terminated unexpectedly'));
+        return db.transaction(fn);
+      },
+    };
+    const s = await startSyncServer('postgres', {
+      rulesYaml,
+      db: flaky,
+      waitForCopy: false,
+      startRetryMs: 2000,
+    });
+    let retried: SyncClient | undefined;
+    try {
+      expect((await getHealth(s)).sync).toEqual({ ready: false });
+      retried = await openSyncClient(s, schema, () => s.signToken(owner));
+      await retried.db.waitForFirstSync();
+      expect(await retried.db.getAll('select id from t_cards')).toHaveLength(ROWS);
+      expect((await getHealth(s)).sync).toEqual({ ready: true });
+      expect(failed).toBeGreaterThan(1); // the failed transaction, then the ones of the start that worked
+    } finally {
+      await retried?.close();
+      await s.close();
+      await db.destroy();
+    }
   });
 });

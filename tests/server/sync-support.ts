@@ -45,6 +45,8 @@ export async function startSyncServer(
     pollMs?: number;
     /** Another server's database (a second process on it); close() then leaves it to that server. */
     db?: TestDatabase;
+    /** How long a failed start of the sync service waits before it is tried again (PostgreSQL). */
+    startRetryMs?: number;
     /** False: start() resolves once the server listens, before the sync service's copy ends. */
     waitForCopy?: boolean;
     /** More routes on the same server (the sync bench's upload endpoint). */
@@ -70,6 +72,7 @@ export async function startSyncServer(
     ...(options.rulesYaml !== undefined ? { rulesYaml: options.rulesYaml } : {}),
     ...(options.keepaliveMs ? { keepaliveMs: options.keepaliveMs } : {}),
     pollMs: options.pollMs ?? 200,
+    ...(options.startRetryMs ? { startRetryMs: options.startRetryMs } : {}),
   });
   const self = { streamRequests: [] } as unknown as SyncTestServer;
   const recordRequests = async (app: FastifyInstance) => {
