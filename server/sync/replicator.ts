@@ -310,8 +310,11 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
       // by checksum and download their buckets again.
       await this.db.transaction(async (tx) => {
         await this.lock(tx);
-        await tx.exec(`delete from heartsync_sync.ops; delete from heartsync_sync.buckets;
-          delete from heartsync_sync.current_rows; delete from heartsync_sync.parameter_lookups;
+        // Truncated, not deleted: a delete of every op took 1.8 s at 100k members and left the tables and
+        // their indexes full of dead rows for the copy to insert beside (rebuild 58-64 s against 49 s for a
+        // first copy); TRUNCATE gives the copy empty files (decision 0088).
+        await tx.exec(`truncate heartsync_sync.ops, heartsync_sync.buckets, heartsync_sync.current_rows,
+            heartsync_sync.parameter_lookups;
           update heartsync_sync.captured_tables set snapshot_done = false;`);
         await tx.query('update heartsync_sync.state set rules_hash = $1', [this.rules.hash]);
         // Processes still running the old rules make a pass on it and find them changed (they stop).

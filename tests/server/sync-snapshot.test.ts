@@ -79,6 +79,22 @@ describe.each(getDatabaseKinds())('the sync snapshot on %s', (kind) => {
     );
     expect(done.rows[0]!.n).toBe('0');
   });
+
+  it('rebuilds the ops from the tables when the rules change, one op per row', async () => {
+    await t.stop();
+    const renamed = await startSyncServer(kind, {
+      rulesYaml: rulesYaml.replace('own_notes:', 'my_notes:'),
+      db: t.db,
+    });
+    try {
+      const { rows } = await t.db.query<{ definition: string; n: string }>(
+        `select split_part(bucket, '[', 1) as definition, count(*)::text as n from heartsync_sync.ops group by 1`,
+      );
+      expect(rows).toEqual([{ definition: 'my_notes', n: String(ROWS + 10 + MARKS) }]);
+    } finally {
+      await renamed.close();
+    }
+  });
 });
 
 describe.runIf(getDatabaseKinds().includes('postgres'))(
