@@ -8,6 +8,7 @@ import { Schema, Table, column } from '@powersync/node';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDatabaseKinds } from '../support/test-databases.ts';
+import { within } from '../support/within.ts';
 import { openSyncClient, startSyncServer, type SyncClient, type SyncTestServer } from './sync-support.ts';
 
 const owner = crypto.randomUUID();
@@ -123,11 +124,7 @@ describe.runIf(getDatabaseKinds().includes('postgres'))(
         [owner],
       );
       // A copy that held writers off would wait for this open transaction, and the open transaction for nothing.
-      let timer: NodeJS.Timeout | undefined;
-      const held = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('the copy waited for the open write')), 30_000);
-      });
-      await Promise.race([t.start(), held]).finally(() => clearTimeout(timer));
+      await within(t.start(), 30_000, 'the copy waited for the open write');
       await writer.query('commit');
       await t.sync.replicator.flush();
       client = await openSyncClient(t, schema, () => t!.signToken(owner));

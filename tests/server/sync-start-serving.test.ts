@@ -6,6 +6,7 @@ import { Schema, Table, column } from '@powersync/node';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, getDatabaseKinds, type TestDatabase } from '../support/test-databases.ts';
+import { within } from '../support/within.ts';
 import {
   openSyncClient,
   startSyncServer,
@@ -62,11 +63,7 @@ describe.runIf(getDatabaseKinds().includes('postgres'))('serving while sync copi
     await locker.query('begin');
     await locker.query('lock table public.t_cards in access exclusive mode');
 
-    let timer: NodeJS.Timeout | undefined;
-    const held = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('the server did not answer before the copy ended')), 20_000);
-    });
-    await Promise.race([t.start(), held]).finally(() => clearTimeout(timer));
+    await within(t.start(), 20_000, 'the server did not answer before the copy ended');
     await waitFor(
       () => getHealth(t!),
       (h) => h.sync?.copying !== undefined,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../server/db/database.ts';
 import { anonymous, asActor, member, serviceRole } from '../support/as-role.ts';
 import { createTestDatabase, getDatabaseKinds, type TestDatabase } from '../support/test-databases.ts';
+import { within } from '../support/within.ts';
 import { createMember, expectSqlError, makeMatch } from './support/members.ts';
 
 interface SessionRow {
@@ -625,15 +626,11 @@ describe.each(getDatabaseKinds())('games on %s', (kind) => {
           round.id,
           'Coffee',
         ]),
-      ).then(() => 'answered');
-      let timer: NodeJS.Timeout | undefined;
-      const outcome = await Promise.race([
-        answer,
-        new Promise((resolve) => {
-          timer = setTimeout(() => resolve('held up'), 5000);
-        }),
-      ]);
-      clearTimeout(timer);
+      );
+      const outcome = await within(answer, 5000, 'held up').then(
+        () => 'answered',
+        (e: Error) => e.message,
+      );
       release();
       await holder;
       await answer;
