@@ -79,9 +79,9 @@ export function withCaller<T>(
   claims: JwtClaims,
   fn: (tx: Queryable) => Promise<T>,
 ): Promise<T> {
-  return db.transaction(async (tx) => {
-    await actAsCaller(tx, claims);
-    return fn(tx);
+  // The role and claims travel with BEGIN and fn's first statement (decision 0089).
+  return db.transaction(fn, {
+    setup: [{ text: SET_CALLER_ROLE_SQL, params: [claims.role, JSON.stringify(claims)] }],
   });
 }
 

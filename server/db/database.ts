@@ -23,10 +23,29 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** A statement with its parameters, run by the database before a transaction's own statements. */
+export interface SetupStatement {
+  text: string;
+  params: unknown[];
+  /** As QueryOptions.name: prepared once per connection. */
+  name?: string;
+}
+
+export interface TransactionOptions {
+  /** BEGIN READ ONLY: the transaction may not write. */
+  readOnly?: boolean;
+  /**
+   * Statements that open the transaction (the caller's role and claims, say); their rows are not answered.
+   * On PostgreSQL they travel with BEGIN and the transaction's first statement in one round trip
+   * (decision 0089); a failing one fails that first statement with its own error.
+   */
+  setup?: SetupStatement[];
+}
+
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** LISTEN on a channel; returns the function that stops listening. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /** Throws when the database cannot answer. */
@@ -53,6 +72,9 @@ export function isDatabaseError(e: unknown): e is DatabaseError {
   return (
     e instanceof Error &&
     typeof (e as { code?: unknown }).code === 'string' &&
-    /^[0-9A-Z]{5}$/.test((e as DatabaseError).code)
+    /^[0-9A-Z]{5}$/.test((e as DatabaseError).code) &&
+    // A socket's own error has a code of that shape too (EPIPE, write to a connection the database closed)
+    // and names its system call: it is a lost connection, not an answer of the database.
+    !('syscall' in e)
   );
 }

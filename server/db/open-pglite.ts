@@ -83,7 +83,7 @@ export async function openPglite(dir?: string, options: { loadDataDir?: Blob } =
   return {
     kind: 'pglite',
     ...base,
-    transaction: (fn) => runner.transaction(fn),
+    transaction: (fn, options) => runner.transaction(fn, options),
     async listen(channel, onNotify) {
       const unsub = await db.listen(channel, onNotify);
       return async () => unsub();

@@ -36,7 +36,14 @@ export async function openPostgres(
   connectionString: string,
   options: { max?: number; onError?: (e: Error) => void } = {},
 ): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: 5000 });
+  // pipeline: a client sends a statement without waiting for the answers to the ones before it (each
+  // still answered, or failed, on its own); a transaction's opening statements use it (decision 0089).
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 5000,
+    pipeline: true,
+  });
   pool.on('error', (e) => options.onError?.(e));
   const base = wrap(pool);
   // One connection LISTENs on every channel of this process (the cluster bus, the sync replicator, realtime's
@@ -49,27 +56,38 @@ export async function openPostgres(
   const onNotification = (msg: pg.Notification) => {
     for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
   };
+  // The listening connection's own error handler, taken off when it goes back to the pool: the pool may hand
+  // the same connection to the listener again, and handlers left on it would pile up.
+  const errorHandlers = new WeakMap<pg.PoolClient, (e: Error) => void>();
+  const releaseListener = (client: pg.PoolClient, error?: Error) => {
+    client.off('notification', onNotification);
+    const onError = errorHandlers.get(client);
+    if (onError) client.off('error', onError);
+    errorHandlers.delete(client);
+    client.release(error);
+  };
   const connectListener = async (): Promise<pg.PoolClient> => {
     const client = await pool.connect();
     client.on('notification', onNotification);
-    client.on('error', (e) => {
+    const onError = (e: Error) => {
       options.onError?.(e);
       if (listenClient !== client) return;
       // The connection is gone (database restart, network cut): LISTEN again on a new one. Notifications
       // sent meanwhile are lost; callers that need every change also poll.
       listenClient = undefined;
-      client.release(e);
+      releaseListener(client, e);
       void reconnect();
-    });
+    };
+    errorHandlers.set(client, onError);
+    client.on('error', onError);
     try {
       for (const channel of handlers.keys()) await client.query(`listen ${channel}`);
     } catch (e) {
-      client.off('notification', onNotification);
-      client.release(e as Error);
+      releaseListener(client, e as Error);
       throw e;
     }
     if (closed) {
-      client.release();
+      releaseListener(client);
       throw new Error('the database is closed');
     }
     listenClient = client;
@@ -97,7 +115,7 @@ export async function openPostgres(
   return {
     kind: 'postgres',
     ...base,
-    async transaction(fn) {
+    async transaction(fn, txOptions = {}) {
       const client = await pool.connect();
       // The pool only listens for errors on idle clients: a connection lost while checked out would
       // otherwise be an unhandled 'error' event that ends the process.
@@ -107,9 +125,42 @@ export async function openPostgres(
         options.onError?.(e);
       };
       client.on('error', onLost);
+      // BEGIN and the setup statements are sent without waiting for their answers: the pool pipelines
+      // (below), so they share one round trip with the transaction's first statement (decision 0089).
+      const opening = [
+        client.query(txOptions.readOnly ? 'begin read only' : 'begin'),
+        ...(txOptions.setup ?? []).map((s) =>
+          client.query({
+            text: s.text,
+            values: s.params,
+            types: typeParser,
+            ...(s.name ? { name: s.name } : {}),
+          }),
+        ),
+      ];
+      // Rejects with the first opening statement that failed; never left unhandled.
+      const opened = Promise.all(opening).then(() => undefined);
+      opened.catch(() => {});
+      const inner = wrap(client);
+      const tx: Queryable = {
+        async query(text, params, queryOptions) {
+          try {
+            return await inner.query(text, params, queryOptions);
+          } catch (e) {
+            // After a failed opening statement every statement fails as "transaction is aborted":
+            // the opening's own error says why.
+            await opened;
+            throw e;
+          }
+        },
+        async exec(sql) {
+          await opened;
+          await inner.exec(sql);
+        },
+      };
       try {
-        await client.query('begin');
-        const result = await fn(wrap(client));
+        const result = await fn(tx);
+        await opened;
         await client.query('commit');
         return result;
       } catch (e) {
@@ -148,8 +199,7 @@ export async function openPostgres(
         await client?.query(`unlisten ${channel}`).catch(() => {});
         if (handlers.size === 0 && listenClient === client && client) {
           listenClient = undefined;
-          client.off('notification', onNotification);
-          client.release();
+          releaseListener(client);
         }
       };
     },
@@ -158,7 +208,7 @@ export async function openPostgres(
     },
     async close() {
       closed = true;
-      listenClient?.release();
+      if (listenClient) releaseListener(listenClient);
       listenClient = undefined;
       await pool.end();
     },

@@ -6,7 +6,7 @@
 // A statement given a name is prepared once under it (Parse is skipped after); a transaction's BEGIN and its
 // COMMIT or ROLLBACK are one exchange each.
 import { protocol, TransactionAbortedError, type PGlite } from '@electric-sql/pglite';
-import type { Queryable, QueryResult } from './database.ts';
+import type { Queryable, QueryResult, TransactionOptions } from './database.ts';
 
 const { serialize } = protocol;
 
@@ -44,7 +44,7 @@ export interface PgliteQueryRunner {
    */
   query<T>(text: string, params: unknown[], inTransaction: boolean, name?: string): Promise<QueryResult<T>>;
   /** Runs fn in one transaction: commits when it resolves, rolls back when it throws (as PGlite's own). */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Forgets every statement's parameter types and prepared names (after DDL that could change them). */
   forget(): void;
 }
@@ -174,7 +174,7 @@ export function createPgliteQueryRunner(db: PGlite): PgliteQueryRunner {
 
   return {
     query,
-    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       await db._checkReady();
       return db._runExclusiveTransaction(async () => {
         let closed = false;
@@ -193,8 +193,9 @@ export function createPgliteQueryRunner(db: PGlite): PgliteQueryRunner {
             await simple(sql);
           },
         };
-        await simple('BEGIN');
+        await simple(options.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
         try {
+          for (const s of options.setup ?? []) await query(s.text, s.params, true, s.name);
           const result = await fn(tx);
           closed = true;
           // A statement that failed inside leaves the transaction aborted: COMMIT then rolls back.

@@ -122,22 +122,24 @@ export async function runAsCaller<T>(
   delete headers['cf-connecting-ip'];
   headers['x-heartsync-client-address'] = req.ip;
   const path = req.url.split('?')[0] ?? '';
-  return ctx.db.transaction(async (tx) => {
-    if (options.readOnly) await tx.query('set transaction read only');
-    await tx.query(
-      SET_CALLER_SQL,
-      [
-        auth.role,
-        JSON.stringify(auth.claims),
-        req.method,
-        path,
-        JSON.stringify(headers),
-        // A member's or visitor's statement may not hold the database for everyone else (issue 13); the
-        // service role (jobs, webhooks, the operator) is trusted with longer work.
-        auth.role === 'service_role' ? '0' : `${ctx.config.REST_STATEMENT_TIMEOUT_MS}ms`,
-      ],
-      { name: SET_CALLER_STATEMENT },
-    );
-    return fn(tx);
+  // The role and claims travel with BEGIN and the request's first statement (decision 0089).
+  return ctx.db.transaction(fn, {
+    readOnly: options.readOnly,
+    setup: [
+      {
+        text: SET_CALLER_SQL,
+        params: [
+          auth.role,
+          JSON.stringify(auth.claims),
+          req.method,
+          path,
+          JSON.stringify(headers),
+          // A member's or visitor's statement may not hold the database for everyone else (issue 13); the
+          // service role (jobs, webhooks, the operator) is trusted with longer work.
+          auth.role === 'service_role' ? '0' : `${ctx.config.REST_STATEMENT_TIMEOUT_MS}ms`,
+        ],
+        name: SET_CALLER_STATEMENT,
+      },
+    ],
   });
 }

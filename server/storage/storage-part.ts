@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JwtClaims } from '../auth/keys.ts';
 import type { AppContext } from '../context.ts';
 import { isDatabaseError, type Queryable } from '../db/database.ts';
-import { actAsCaller } from '../caller/caller.ts';
+import { actAsCaller, withCaller } from '../caller/caller.ts';
 import { getCallerClaims } from './caller.ts';
 import { FileStore } from './file-store.ts';
 import {
@@ -157,8 +157,7 @@ async function findVisibleObject(
   bucket: string,
   name: string,
 ): Promise<ObjectRow | undefined> {
-  return ctx.db.transaction(async (tx) => {
-    await actAsCaller(tx, claims);
+  return withCaller(ctx.db, claims, async (tx) => {
     const r = await tx.query<ObjectRow>(
       `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`,
       [bucket, name],
@@ -407,8 +406,7 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext, store: FileStore,
         return checkObjectName(p);
       });
     }
-    const removed = await ctx.db.transaction(async (tx) => {
-      await actAsCaller(tx, claims);
+    const removed = await withCaller(ctx.db, claims, async (tx) => {
       const r = await tx.query<ObjectRow>(
         `delete from storage.objects where bucket_id = $1 and name = any($2::text[]) returning ${OBJECT_COLUMNS}`,
         [bucket, names],
@@ -442,8 +440,7 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext, store: FileStore,
     const descending = typeof sortBy?.order === 'string' && sortBy.order.toLowerCase() === 'desc';
     const base = prefix === '' ? '' : `${prefix}/`;
     const pattern = `${escapeLike(base)}${escapeLike(search)}%`;
-    const rows = await ctx.db.transaction(async (tx) => {
-      await actAsCaller(tx, claims);
+    const rows = await withCaller(ctx.db, claims, async (tx) => {
       const r = await tx.query<ObjectRow>(
         `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name like $2 escape '\\'
          order by name limit ${LIST_SCAN_LIMIT}`,

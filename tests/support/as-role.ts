@@ -17,11 +17,13 @@ export const member = (id: string, email?: string): Actor => ({
 
 /** Runs fn as the actor; the transaction rolls back when fn throws, so a refused write changes nothing. */
 export async function asActor<T>(db: Database, actor: Actor, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.query(`select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`, [
-      actor.role,
-      JSON.stringify({ ...actor, aud: 'authenticated' }),
-    ]);
-    return fn(tx);
+  // As the server's own callers do (decision 0089): the role and claims open the transaction.
+  return db.transaction(fn, {
+    setup: [
+      {
+        text: `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`,
+        params: [actor.role, JSON.stringify({ ...actor, aud: 'authenticated' })],
+      },
+    ],
   });
 }

@@ -89,9 +89,11 @@ function wrapRaw(raw: PGlite): Database {
   return {
     kind: 'pglite',
     ...q,
-    transaction: (fn) =>
-      raw.transaction((tx) =>
-        fn({
+    transaction: (fn, options = {}) =>
+      raw.transaction(async (tx) => {
+        if (options.readOnly) await tx.exec('set transaction read only');
+        for (const s of options.setup ?? []) await tx.query(s.text, s.params);
+        return fn({
           query: async (text, params = []) => {
             const r = await tx.query(text, params);
             return { rows: r.rows as never[], rowCount: r.affectedRows ?? r.rows.length };
@@ -99,8 +101,8 @@ function wrapRaw(raw: PGlite): Database {
           exec: async (sql) => {
             await tx.exec(sql);
           },
-        }),
-      ),
+        });
+      }),
     listen: async () => async () => {},
     ping: async () => {},
     close: () => raw.close(),
