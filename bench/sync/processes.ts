@@ -176,14 +176,14 @@ function serverRole(): Record<string, Handler> {
           exec: (...a) => q.exec(...a),
         });
         const db = t.ctx.db as unknown as Q & {
-          transaction: (fn: (tx: Q) => Promise<unknown>) => Promise<unknown>;
+          transaction: (fn: (tx: Q) => Promise<unknown>, options?: unknown) => Promise<unknown>;
         };
         const { query } = timedQ({ query: db.query.bind(db), exec: db.exec.bind(db) }, '');
         const transaction = db.transaction.bind(db);
         db.query = query;
-        db.transaction = (fn) => {
+        db.transaction = (fn, options) => {
           const start = wallNow();
-          return transaction((tx) => fn(timedQ(tx, '  tx: '))).finally(() =>
+          return transaction((tx) => fn(timedQ(tx, '  tx: ')), options).finally(() =>
             traced.push({ at: start, what: `server: transaction ${(wallNow() - start).toFixed(1)} ms` }),
           );
         };

@@ -59,9 +59,12 @@ const db = t.ctx.db as unknown as Record<string, (...a: unknown[]) => Promise<un
 const origQuery = db['query']!.bind(db);
 const origTx = db['transaction']!.bind(db);
 db['query'] = (sql: unknown, params: unknown) => timed(label(sql), () => origQuery(sql, params));
-db['transaction'] = (fn: unknown) =>
+db['transaction'] = (fn: unknown, options?: unknown) =>
   timed('transaction', () =>
-    origTx((tx: Queryable) => (fn as (q: Queryable) => Promise<unknown>)(wrapQueryable(tx, '  tx: '))),
+    origTx(
+      (tx: Queryable) => (fn as (q: Queryable) => Promise<unknown>)(wrapQueryable(tx, '  tx: ')),
+      options,
+    ),
   );
 t.sync.replicator.on('committed', () => mark('committed'));
 const upload = async (db: AbstractPowerSyncDatabase) => {
