@@ -40,6 +40,12 @@ export interface TransactionOptions {
    * (decision 0089); a failing one fails that first statement with its own error.
    */
   setup?: SetupStatement[];
+  /**
+   * fn runs one statement (a REST read): on PostgreSQL COMMIT is sent right behind it, so the whole
+   * transaction is one round trip (decision 0090). Only with readOnly, where committing and rolling back
+   * are the same: fn may still fail after its statement. A second statement is refused on both databases.
+   */
+  oneStatement?: boolean;
 }
 
 export interface Database extends Queryable {

@@ -116,6 +116,8 @@ export async function openPostgres(
     kind: 'postgres',
     ...base,
     async transaction(fn, txOptions = {}) {
+      if (txOptions.oneStatement && !txOptions.readOnly)
+        throw new Error('oneStatement needs readOnly: a write must be able to roll back after its statement');
       const client = await pool.connect();
       // The pool only listens for errors on idle clients: a connection lost while checked out would
       // otherwise be an unhandled 'error' event that ends the process.
@@ -142,10 +144,19 @@ export async function openPostgres(
       const opened = Promise.all(opening).then(() => undefined);
       opened.catch(() => {});
       const inner = wrap(client);
+      // With oneStatement, COMMIT is sent behind fn's statement without waiting (decision 0090). After a
+      // failed statement the database answers that COMMIT with ROLLBACK, so it never fails on its own.
+      let committing: Promise<unknown> | undefined;
       const tx: Queryable = {
-        async query(text, params, queryOptions) {
+        async query<T>(text: string, params?: unknown[], queryOptions?: QueryOptions) {
+          if (committing) throw new Error('Transaction is closed: it was opened for one statement');
+          const answer = inner.query<T>(text, params, queryOptions);
+          if (txOptions.oneStatement) {
+            committing = client.query('commit');
+            committing.catch(() => {});
+          }
           try {
-            return await inner.query(text, params, queryOptions);
+            return await answer;
           } catch (e) {
             // After a failed opening statement every statement fails as "transaction is aborted":
             // the opening's own error says why.
@@ -154,6 +165,8 @@ export async function openPostgres(
           }
         },
         async exec(sql) {
+          if (txOptions.oneStatement)
+            throw new Error('A transaction opened for one statement runs it with query');
           await opened;
           await inner.exec(sql);
         },
@@ -161,10 +174,11 @@ export async function openPostgres(
       try {
         const result = await fn(tx);
         await opened;
-        await client.query('commit');
+        await (committing ?? client.query('commit'));
         return result;
       } catch (e) {
-        await client.query('rollback').catch(() => {});
+        if (committing) await committing.catch(() => {});
+        else await client.query('rollback').catch(() => {});
         throw e;
       } finally {
         client.off('error', onLost);

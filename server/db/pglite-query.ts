@@ -175,19 +175,27 @@ export function createPgliteQueryRunner(db: PGlite): PgliteQueryRunner {
   return {
     query,
     async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+      if (options.oneStatement && !options.readOnly)
+        throw new Error('oneStatement needs readOnly: a write must be able to roll back after its statement');
       await db._checkReady();
       return db._runExclusiveTransaction(async () => {
         let closed = false;
         const refuseClosed = () => {
           if (closed) throw new Error('Transaction is closed');
         };
+        // As on PostgreSQL (where COMMIT travels with it), a transaction opened for one statement runs one.
+        let statements = 0;
         const tx: Queryable = {
-          async query<R>(text: string, params: unknown[] = [], options: { name?: string } = {}) {
+          async query<R>(text: string, params: unknown[] = [], queryOptions: { name?: string } = {}) {
             refuseClosed();
-            return query<R>(text, params, true, options.name);
+            if (options.oneStatement && statements++ > 0)
+              throw new Error('Transaction is closed: it was opened for one statement');
+            return query<R>(text, params, true, queryOptions.name);
           },
           async exec(sql: string) {
             refuseClosed();
+            if (options.oneStatement)
+              throw new Error('A transaction opened for one statement runs it with query');
             paramTypes.clear();
             prepared.clear();
             await simple(sql);

@@ -173,7 +173,8 @@ export async function registerRest(app: FastifyInstance, ctx: AppContext): Promi
           const query = parseReadQuery(search, method === 'GET' || head ? range : undefined);
           const result = await withCatalog(async (catalog) => {
             const rel = getRelation(catalog, req.params.relation);
-            return runAsCaller(ctx, auth, req, { readOnly: false }, (tx) => {
+            // As PostgREST: GET and HEAD read in a read-only transaction (a view that writes answers 405).
+            return runAsCaller(ctx, auth, req, { readOnly: method === 'GET' || head }, (tx) => {
               if (method === 'GET' || head)
                 return handleTableRead(tx, catalog, rel, query, prefer, representation, head);
               if (method === 'POST')
@@ -225,7 +226,8 @@ export async function registerRest(app: FastifyInstance, ctx: AppContext): Promi
               prefer.params === 'single-object',
             );
             const query = parseReadQuery(search, range);
-            return runAsCaller(ctx, auth, req, { readOnly: false }, (tx) =>
+            // As PostgREST: a POST to a stable or immutable function runs read-only too.
+            return runAsCaller(ctx, auth, req, { readOnly: !fn.volatile }, (tx) =>
               handleRpc(tx, fn, args, query, prefer, representation, head),
             );
           });

@@ -125,6 +125,8 @@ export async function runAsCaller<T>(
   // The role and claims travel with BEGIN and the request's first statement (decision 0089).
   return ctx.db.transaction(fn, {
     readOnly: options.readOnly,
+    // Every read-only request runs one statement: its COMMIT travels with it (decision 0090).
+    oneStatement: options.readOnly,
     setup: [
       {
         text: SET_CALLER_SQL,

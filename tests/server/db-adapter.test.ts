@@ -2,7 +2,8 @@
 // role and claims do for every REST request; readOnly refuses writes; a failing setup statement fails the
 // transaction with its own error and writes nothing. On PostgreSQL BEGIN and the setup statements are sent
 // with the transaction's first statement, without waiting for their answers (the pool pipelines them); the
-// one LISTEN connection can be taken and given back any number of times.
+// one LISTEN connection can be taken and given back any number of times. A read-only transaction opened for
+// one statement sends its COMMIT behind that statement (decision 0090): one round trip in all.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SetupStatement } from '../../server/db/database.ts';
@@ -80,6 +81,74 @@ describe.each(getDatabaseKinds())('transaction options on %s', (kind) => {
     });
     expect(next.rows).toEqual([{ one: 1 }]);
   });
+
+  it('oneStatement (decision 0090): answers its statement, refuses a second one and any use without readOnly', async () => {
+    const r = await db.transaction((tx) => tx.query<{ who: string }>(`select current_user::text as who`), {
+      readOnly: true,
+      oneStatement: true,
+      setup: [asMember],
+    });
+    expect(r.rows).toEqual([{ who: 'authenticated' }]);
+    await expect(
+      db.transaction(
+        async (tx) => {
+          await tx.query(`select 1`);
+          return tx.query(`select 2`);
+        },
+        { readOnly: true, oneStatement: true, setup: [asMember] },
+      ),
+    ).rejects.toThrow(/one statement/);
+    await expect(
+      db.transaction((tx) => tx.query(`insert into public.tx_notes values (4, 'not one')`), {
+        oneStatement: true,
+        setup: [asMember],
+      }),
+    ).rejects.toThrow(/needs readOnly/);
+    expect((await db.query(`select 1 from public.tx_notes where id = 4`)).rows).toEqual([]);
+    // After its statement nothing runs as the caller: the session is the server's again.
+    const after = await db.query<{ who: string }>(`select current_user::text as who`);
+    expect(after.rows[0]?.who).not.toBe('authenticated');
+  });
+
+  it('oneStatement: a failing statement, a failing setup and a failure after the statement each leave the connection clean', async () => {
+    await expect(
+      db.transaction((tx) => tx.query(`select 1 / 0`), {
+        readOnly: true,
+        oneStatement: true,
+        setup: [asMember],
+      }),
+    ).rejects.toMatchObject({ code: '22012' });
+    await expect(
+      db.transaction((tx) => tx.query(`select 1`), {
+        readOnly: true,
+        oneStatement: true,
+        setup: [{ text: `select set_config('role', $1, true)`, params: ['no_such_role'] }],
+      }),
+    ).rejects.toThrow(/no_such_role/);
+    await expect(
+      db.transaction(
+        async (tx) => {
+          await tx.query(`select 1`);
+          throw new Error('406 after the statement');
+        },
+        { readOnly: true, oneStatement: true, setup: [asMember] },
+      ),
+    ).rejects.toThrow('406 after the statement');
+    // No transaction, role or aborted state is left on the connection for the next caller.
+    for (let i = 0; i < 3; i++) {
+      const next = await db.transaction(
+        async (tx) => {
+          await tx.query(`insert into public.tx_notes values (${10 + i}, 'next')`);
+          return tx.query<{ who: string }>(`select current_user::text as who`);
+        },
+        { setup: [asMember] },
+      );
+      expect(next.rows).toEqual([{ who: 'authenticated' }]);
+    }
+    expect((await db.query(`select count(*)::int as n from public.tx_notes where id >= 10`)).rows).toEqual([
+      { n: 3 },
+    ]);
+  });
 });
 
 describe.runIf(getDatabaseKinds().includes('postgres'))('transaction opening on PostgreSQL', () => {
@@ -118,6 +187,46 @@ describe.runIf(getDatabaseKinds().includes('postgres'))('transaction opening on 
       'answer select',
       'answer select',
       'send commit (pipeline: true)',
+      'answer commit',
+    ]);
+  });
+
+  it('with oneStatement sends COMMIT behind the statement: the whole transaction is one round trip', async () => {
+    const test = await createTestDatabase('postgres');
+    const db = await openPostgres(test.url ?? '', { max: 1 });
+    const events: string[] = [];
+    const original = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as string | { text: string };
+      const text = (typeof config === 'string' ? config : config.text).split(/\s/)[0] ?? '';
+      events.push(`send ${text}`);
+      const result = (original as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+      void result.then(
+        () => events.push(`answer ${text}`),
+        () => events.push(`failed ${text}`),
+      );
+      return result;
+    } as typeof original;
+    try {
+      const r = await db.transaction((tx) => tx.query<{ v: string }>(`select 'first' as v`), {
+        readOnly: true,
+        oneStatement: true,
+        setup: [{ text: `select set_config('role', 'anon', true)`, params: [] }],
+      });
+      expect(r.rows).toEqual([{ v: 'first' }]);
+    } finally {
+      pg.Client.prototype.query = original;
+      await db.close();
+      await test.destroy();
+    }
+    expect(events).toEqual([
+      'send begin',
+      'send select',
+      'send select',
+      'send commit',
+      'answer begin',
+      'answer select',
+      'answer select',
       'answer commit',
     ]);
   });

@@ -500,6 +500,28 @@ describe.each(getDatabaseKinds())('REST /rest/v1 through supabase-js on %s', (ki
       expect(viaPost.error).toBeNull();
       expect(typeof viaPost.data).toBe('number');
     });
+
+    it('reads and stable functions run read-only as on PostgREST: a view or stable function that writes is refused with 405', async () => {
+      // GET and HEAD on a table or view: read-only, whatever the function behind the view.
+      const viaView = await alice.client.from('rest_call_counter').select('n');
+      expect(viaView.status).toBe(405);
+      expect(viaView.error?.code).toBe('25006');
+      const head = await alice.client.from('rest_call_counter').select('n', { head: true, count: 'exact' });
+      expect(head.status).toBe(405);
+      // POST to a stable function: read-only too (PostgREST goes by the function's volatility).
+      const stable = await alice.client.rpc('rest_stable_but_counts');
+      expect(stable.status).toBe(405);
+      expect(stable.error?.code).toBe('25006');
+      // The same write from a volatile function over POST goes through, and the refused calls took no number.
+      const first = await alice.client.rpc('rest_count_call');
+      expect(first.error).toBeNull();
+      expect(first.data).toBe(1);
+      // Stable and immutable functions over POST still answer normally.
+      const add = await alice.client.rpc('rest_add', { a: 2, b: 3 });
+      expect(add.data).toBe(5);
+      const mine = await alice.client.rpc('rest_whoami');
+      expect(mine.data).toMatchObject({ uid: alice.id, role: 'authenticated' });
+    });
   });
 
   describe('auth and errors', () => {

@@ -71,6 +71,16 @@ create function public.rest_note(note_id uuid) returns public.rest_notes languag
   'select * from public.rest_notes where id = note_id';
 create function public.rest_echo(payload jsonb) returns jsonb language sql immutable as 'select payload';
 create function public.rest_tags_of(t text[]) returns int language sql immutable as 'select cardinality(t)';
+-- Access mode as PostgREST's (decision 0090): a view that writes (a sequence's next value) and a stable
+-- function that writes through a volatile one are refused on a read-only request.
+create sequence public.rest_calls;
+grant usage on sequence public.rest_calls to anon, authenticated;
+create view public.rest_call_counter as select nextval('public.rest_calls') as n;
+grant select on public.rest_call_counter to anon, authenticated;
+create function public.rest_count_call() returns bigint language sql volatile as
+  $$ select nextval('public.rest_calls') $$;
+create function public.rest_stable_but_counts() returns bigint language plpgsql stable as
+  $$ begin return public.rest_count_call(); end $$;
 `;
 
 export interface Member {

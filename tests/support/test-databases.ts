@@ -91,10 +91,13 @@ function wrapRaw(raw: PGlite): Database {
     ...q,
     transaction: (fn, options = {}) =>
       raw.transaction(async (tx) => {
+        if (options.oneStatement && !options.readOnly) throw new Error('oneStatement needs readOnly');
         if (options.readOnly) await tx.exec('set transaction read only');
         for (const s of options.setup ?? []) await tx.query(s.text, s.params);
+        let statements = 0;
         return fn({
           query: async (text, params = []) => {
+            if (options.oneStatement && statements++ > 0) throw new Error('Transaction is closed');
             const r = await tx.query(text, params);
             return { rows: r.rows as never[], rowCount: r.affectedRows ?? r.rows.length };
           },
