@@ -63,6 +63,7 @@ export class SessionStore {
         event?.name ?? null,
         event ? JSON.stringify(event.details) : null,
       ],
+      { name: 'hs_auth_open_session' },
     );
     const row = r.rows[0];
     let signedIn: UserRow = user;

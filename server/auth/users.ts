@@ -22,15 +22,20 @@ export interface UserRow {
 const USER_COLUMNS = `id, email, encrypted_password, email_confirmed_at, confirmation_sent_at, recovery_sent_at,
   last_sign_in_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at, banned_until, deleted_at`;
 
+// Run on every sign-in and token refresh: prepared once per connection under a name (parsed and planned once).
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
-  const r = await db.query<UserRow>(`select ${USER_COLUMNS} from auth.users where lower(email) = $1`, [
-    email,
-  ]);
+  const r = await db.query<UserRow>(
+    `select ${USER_COLUMNS} from auth.users where lower(email) = $1`,
+    [email],
+    { name: 'hs_auth_user_by_email' },
+  );
   return r.rows[0];
 }
 
 export async function findUserById(db: Queryable, id: string): Promise<UserRow | undefined> {
-  const r = await db.query<UserRow>(`select ${USER_COLUMNS} from auth.users where id = $1`, [id]);
+  const r = await db.query<UserRow>(`select ${USER_COLUMNS} from auth.users where id = $1`, [id], {
+    name: 'hs_auth_user_by_id',
+  });
   return r.rows[0];
 }
 

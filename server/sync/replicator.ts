@@ -2,7 +2,7 @@
 // PUT/REMOVE ops with increasing op ids and keeps bucket checksums and parameter lookups current.
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { Database, Queryable } from '../db/database.ts';
+import type { Database, Queryable, TransactionOptions } from '../db/database.ts';
 import type { StoredOp } from './bucket-storage.ts';
 import {
   evaluateDataRow,
@@ -342,6 +342,13 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
     if (this.stopped) throw new Error('the sync service stopped before the copy ended');
   }
 
+  /** The advisory lock as a transaction's opening statement (PostgreSQL only: PGlite has one connection). */
+  private get lockSetup(): TransactionOptions {
+    return this.db.kind === 'postgres'
+      ? { setup: [{ text: 'select pg_advisory_xact_lock($1)', params: [ADVISORY_LOCK_KEY] }] }
+      : {};
+  }
+
   private async lock(tx: Queryable): Promise<void> {
     if (this.db.kind === 'postgres') await tx.query('select pg_advisory_xact_lock($1)', [ADVISORY_LOCK_KEY]);
   }
@@ -481,10 +488,9 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
 
   /** One transaction: read up to BATCH_SIZE captured changes, store their ops, delete them; true if more may wait. */
   private async replicateBatch(): Promise<boolean> {
+    // Notifications from here on are for changes this claim may not see (the claim reads after the lock).
+    this.notified = false;
     const result = await this.db.transaction(async (tx) => {
-      await this.lock(tx);
-      // Notifications from here on are for changes this claim may not see.
-      this.notified = false;
       // Claim and delete in one statement; a change committed later with a lower id is still taken next time.
       const { rows } = await tx.query<{
         id: string;
@@ -521,7 +527,9 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         if (newKey !== undefined && c.new_row) events.push({ table, key: newKey, row: c.new_row });
       }
       return { batch: await this.applyEvents(tx, events), full: rows.length === BATCH_SIZE };
-    });
+      // The lock is the transaction's opening statement: on PostgreSQL it travels with BEGIN and the claim in
+      // one round trip (decision 0089), and the claim runs once the lock is held.
+    }, this.lockSetup);
     if (!result) return false;
     if (result.batch.buckets.size > 0 || result.batch.parametersChanged) this.emit('committed', result.batch);
     // A partial batch drained the log: no empty pass (on PGlite it would hold the one connection).
