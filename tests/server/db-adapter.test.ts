@@ -6,7 +6,7 @@
 // one statement sends its COMMIT behind that statement (decision 0090): one round trip in all.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SetupStatement } from '../../server/db/database.ts';
+import type { Database, SetupStatement } from '../../server/db/database.ts';
 import { openPostgres } from '../../server/db/open-postgres.ts';
 import { createTestDatabase, getDatabaseKinds, type TestDatabase } from '../support/test-databases.ts';
 
@@ -151,34 +151,43 @@ describe.each(getDatabaseKinds())('transaction options on %s', (kind) => {
   });
 });
 
+/**
+ * Runs fn on a one-connection pool of a fresh database and answers the statements in the order they were
+ * handed to the client ("send") and answered ("answer"/"failed"), with whether the client pipelines.
+ */
+async function recordStatements(fn: (db: Database) => Promise<void>): Promise<string[]> {
+  const test = await createTestDatabase('postgres');
+  const db = await openPostgres(test.url ?? '', { max: 1 });
+  const events: string[] = [];
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as string | { text: string };
+    const text = (typeof config === 'string' ? config : config.text).split(/\s/)[0] ?? '';
+    events.push(`send ${text} (pipeline: ${String(this.pipeline)})`);
+    const result = (original as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+    void result.then(
+      () => events.push(`answer ${text}`),
+      () => events.push(`failed ${text}`),
+    );
+    return result;
+  } as typeof original;
+  try {
+    await fn(db);
+  } finally {
+    pg.Client.prototype.query = original;
+    await db.close();
+    await test.destroy();
+  }
+  return events;
+}
+
 describe.runIf(getDatabaseKinds().includes('postgres'))('transaction opening on PostgreSQL', () => {
+  const asAnon = { text: `select set_config('role', 'anon', true)`, params: [] };
+
   it('sends BEGIN, the setup statements and the first statement before any of them is answered', async () => {
-    const test = await createTestDatabase('postgres');
-    const db = await openPostgres(test.url ?? '', { max: 1 });
-    const events: string[] = [];
-    const original = pg.Client.prototype.query;
-    // Each statement as it is handed to the client, and as its answer arrives.
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const config = args[0] as string | { text: string };
-      const text = (typeof config === 'string' ? config : config.text).split(/\s/)[0] ?? '';
-      events.push(`send ${text} (pipeline: ${String(this.pipeline)})`);
-      const result = (original as (...a: unknown[]) => Promise<unknown>).apply(this, args);
-      void result.then(
-        () => events.push(`answer ${text}`),
-        () => events.push(`failed ${text}`),
-      );
-      return result;
-    } as typeof original;
-    try {
-      await db.transaction((tx) => tx.query(`select 'first'`), {
-        readOnly: true,
-        setup: [{ text: `select set_config('role', 'anon', true)`, params: [] }],
-      });
-    } finally {
-      pg.Client.prototype.query = original;
-      await db.close();
-      await test.destroy();
-    }
+    const events = await recordStatements(async (db) => {
+      await db.transaction((tx) => tx.query(`select 'first'`), { readOnly: true, setup: [asAnon] });
+    });
     expect(events).toEqual([
       'send begin (pipeline: true)',
       'send select (pipeline: true)',
@@ -192,38 +201,19 @@ describe.runIf(getDatabaseKinds().includes('postgres'))('transaction opening on 
   });
 
   it('with oneStatement sends COMMIT behind the statement: the whole transaction is one round trip', async () => {
-    const test = await createTestDatabase('postgres');
-    const db = await openPostgres(test.url ?? '', { max: 1 });
-    const events: string[] = [];
-    const original = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const config = args[0] as string | { text: string };
-      const text = (typeof config === 'string' ? config : config.text).split(/\s/)[0] ?? '';
-      events.push(`send ${text}`);
-      const result = (original as (...a: unknown[]) => Promise<unknown>).apply(this, args);
-      void result.then(
-        () => events.push(`answer ${text}`),
-        () => events.push(`failed ${text}`),
-      );
-      return result;
-    } as typeof original;
-    try {
+    const events = await recordStatements(async (db) => {
       const r = await db.transaction((tx) => tx.query<{ v: string }>(`select 'first' as v`), {
         readOnly: true,
         oneStatement: true,
-        setup: [{ text: `select set_config('role', 'anon', true)`, params: [] }],
+        setup: [asAnon],
       });
       expect(r.rows).toEqual([{ v: 'first' }]);
-    } finally {
-      pg.Client.prototype.query = original;
-      await db.close();
-      await test.destroy();
-    }
+    });
     expect(events).toEqual([
-      'send begin',
-      'send select',
-      'send select',
-      'send commit',
+      'send begin (pipeline: true)',
+      'send select (pipeline: true)',
+      'send select (pipeline: true)',
+      'send commit (pipeline: true)',
       'answer begin',
       'answer select',
       'answer select',
