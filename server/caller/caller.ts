@@ -73,15 +73,21 @@ export async function actAsCaller(tx: Queryable, claims: JwtClaims): Promise<voi
   await tx.query(SET_CALLER_ROLE_SQL, [claims.role, JSON.stringify(claims)]);
 }
 
-/** Runs fn in one transaction as the caller. */
+/**
+ * Runs fn in one transaction as the caller. `read: 'one statement'`: fn runs one read, in a read-only
+ * transaction whose COMMIT travels with it (decision 0090).
+ */
 export function withCaller<T>(
   db: Database,
   claims: JwtClaims,
   fn: (tx: Queryable) => Promise<T>,
+  options: { read?: 'one statement' } = {},
 ): Promise<T> {
+  const oneRead = options.read === 'one statement';
   // The role and claims travel with BEGIN and fn's first statement (decision 0089).
   return db.transaction(fn, {
     setup: [{ text: SET_CALLER_ROLE_SQL, params: [claims.role, JSON.stringify(claims)] }],
+    ...(oneRead ? { readOnly: true, oneStatement: true } : {}),
   });
 }
 

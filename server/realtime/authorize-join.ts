@@ -51,12 +51,17 @@ export async function findOnlineVisibility(
   onError: (e: unknown) => void = () => {},
 ): Promise<'shown' | 'hidden' | 'unknown'> {
   try {
-    return await withCaller(db, { ...claims, role: 'authenticated' }, async (tx) => {
-      const result = await tx.query<{ show_online_status: boolean }>(
-        'select show_online_status from public.profiles where id = auth.uid()',
-      );
-      return result.rows[0]?.show_online_status === true ? 'shown' : 'hidden';
-    });
+    return await withCaller(
+      db,
+      { ...claims, role: 'authenticated' },
+      async (tx) => {
+        const result = await tx.query<{ show_online_status: boolean }>(
+          'select show_online_status from public.profiles where id = auth.uid()',
+        );
+        return result.rows[0]?.show_online_status === true ? 'shown' : 'hidden';
+      },
+      { read: 'one statement' },
+    );
   } catch (e) {
     onError(e);
     return 'unknown';
@@ -77,10 +82,15 @@ async function checkMembership(
   // Table and column names come from the constant above, never from the request.
   const sql = `select 1 from ${table} where id = $1 and auth.uid() in (${members[0]}, ${members[1]}) limit 1`;
   try {
-    return await withCaller(db, { ...claims, role: 'authenticated' }, async (tx) => {
-      const result = await tx.query(sql, [access.id]);
-      return result.rows.length > 0;
-    });
+    return await withCaller(
+      db,
+      { ...claims, role: 'authenticated' },
+      async (tx) => {
+        const result = await tx.query(sql, [access.id]);
+        return result.rows.length > 0;
+      },
+      { read: 'one statement' },
+    );
   } catch (e) {
     onError(e);
     return false;

@@ -157,13 +157,18 @@ async function findVisibleObject(
   bucket: string,
   name: string,
 ): Promise<ObjectRow | undefined> {
-  return withCaller(ctx.db, claims, async (tx) => {
-    const r = await tx.query<ObjectRow>(
-      `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`,
-      [bucket, name],
-    );
-    return r.rows[0];
-  });
+  return withCaller(
+    ctx.db,
+    claims,
+    async (tx) => {
+      const r = await tx.query<ObjectRow>(
+        `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`,
+        [bucket, name],
+      );
+      return r.rows[0];
+    },
+    { read: 'one statement' },
+  );
 }
 
 function parseExpiresIn(value: unknown): number {
@@ -440,14 +445,19 @@ function registerRoutes(app: FastifyInstance, ctx: AppContext, store: FileStore,
     const descending = typeof sortBy?.order === 'string' && sortBy.order.toLowerCase() === 'desc';
     const base = prefix === '' ? '' : `${prefix}/`;
     const pattern = `${escapeLike(base)}${escapeLike(search)}%`;
-    const rows = await withCaller(ctx.db, claims, async (tx) => {
-      const r = await tx.query<ObjectRow>(
-        `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name like $2 escape '\\'
+    const rows = await withCaller(
+      ctx.db,
+      claims,
+      async (tx) => {
+        const r = await tx.query<ObjectRow>(
+          `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name like $2 escape '\\'
          order by name limit ${LIST_SCAN_LIMIT}`,
-        [bucket, pattern],
-      );
-      return r.rows;
-    });
+          [bucket, pattern],
+        );
+        return r.rows;
+      },
+      { read: 'one statement' },
+    );
     // One level below the prefix, like Supabase: deeper keys show as a folder entry with a null id.
     const entries = new Map<string, ReturnType<typeof toListEntry>>();
     for (const row of rows) {

@@ -7,6 +7,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, SetupStatement } from '../../server/db/database.ts';
+import { withCaller } from '../../server/caller/caller.ts';
 import { openPostgres } from '../../server/db/open-postgres.ts';
 import { createTestDatabase, getDatabaseKinds, type TestDatabase } from '../support/test-databases.ts';
 
@@ -108,6 +109,36 @@ describe.each(getDatabaseKinds())('transaction options on %s', (kind) => {
     // After its statement nothing runs as the caller: the session is the server's again.
     const after = await db.query<{ who: string }>(`select current_user::text as who`);
     expect(after.rows[0]?.who).not.toBe('authenticated');
+  });
+
+  it("withCaller's one-statement read runs as the caller, read-only, and refuses a second statement", async () => {
+    const claims = { role: 'authenticated', sub: 'member-2' };
+    const who = await withCaller(
+      db,
+      claims,
+      (tx) =>
+        tx.query<{ who: string; claims: string }>(
+          `select current_user::text as who, current_setting('request.jwt.claims', true) as claims`,
+        ),
+      { read: 'one statement' },
+    );
+    expect(who.rows).toEqual([{ who: 'authenticated', claims: JSON.stringify(claims) }]);
+    await expect(
+      withCaller(db, claims, (tx) => tx.query(`insert into public.tx_notes values (20, 'no')`), {
+        read: 'one statement',
+      }),
+    ).rejects.toMatchObject({ code: '25006' });
+    await expect(
+      withCaller(
+        db,
+        claims,
+        async (tx) => {
+          await tx.query(`select 1`);
+          return tx.query(`select 2`);
+        },
+        { read: 'one statement' },
+      ),
+    ).rejects.toThrow(/one statement/);
   });
 
   it('oneStatement: a failing statement, a failing setup and a failure after the statement each leave the connection clean', async () => {
