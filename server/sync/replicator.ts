@@ -490,6 +490,8 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
   private async replicateBatch(): Promise<boolean> {
     // Notifications from here on are for changes this claim may not see (the claim reads after the lock).
     this.notified = false;
+    // The lock is the transaction's opening statement: on PostgreSQL it travels with BEGIN and the claim in one
+    // round trip (decision 0089), and the claim runs once the lock is held.
     const result = await this.db.transaction(async (tx) => {
       // Claim and delete in one statement; a change committed later with a lower id is still taken next time.
       const { rows } = await tx.query<{
@@ -527,8 +529,6 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         if (newKey !== undefined && c.new_row) events.push({ table, key: newKey, row: c.new_row });
       }
       return { batch: await this.applyEvents(tx, events), full: rows.length === BATCH_SIZE };
-      // The lock is the transaction's opening statement: on PostgreSQL it travels with BEGIN and the claim in
-      // one round trip (decision 0089), and the claim runs once the lock is held.
     }, this.lockSetup);
     if (!result) return false;
     if (result.batch.buckets.size > 0 || result.batch.parametersChanged) this.emit('committed', result.batch);

@@ -7,6 +7,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, SetupStatement } from '../../server/db/database.ts';
+import type { JwtClaims } from '../../server/auth/keys.ts';
 import { withCaller } from '../../server/caller/caller.ts';
 import { openPostgres } from '../../server/db/open-postgres.ts';
 import { createTestDatabase, getDatabaseKinds, type TestDatabase } from '../support/test-databases.ts';
@@ -112,7 +113,7 @@ describe.each(getDatabaseKinds())('transaction options on %s', (kind) => {
   });
 
   it("withCaller's one-statement read runs as the caller, read-only, and refuses a second statement", async () => {
-    const claims = { role: 'authenticated', sub: 'member-2' };
+    const claims: JwtClaims = { role: 'authenticated', sub: 'member-2' };
     const who = await withCaller(
       db,
       claims,
