@@ -48,6 +48,15 @@ export interface TransactionOptions {
   oneStatement?: boolean;
 }
 
+/** What a second statement of a transaction opened for one statement is refused with. */
+export const ONE_STATEMENT_CLOSED = 'Transaction is closed: it was opened for one statement';
+
+/** Refuses oneStatement without readOnly, on every database: a COMMIT already sent cannot roll a write back. */
+export function checkTransactionOptions(options: TransactionOptions): void {
+  if (options.oneStatement && !options.readOnly)
+    throw new Error('oneStatement needs readOnly: a write must be able to roll back after its statement');
+}
+
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */

@@ -1,7 +1,7 @@
 // PostgreSQL over a pool; pool errors are logged, never fatal, so a database restart does not kill the server.
 import pg from 'pg';
 import type { Database, Queryable, QueryOptions, QueryResult } from './database.ts';
-import { TYPE_OIDS } from './database.ts';
+import { checkTransactionOptions, ONE_STATEMENT_CLOSED, TYPE_OIDS } from './database.ts';
 
 const identity = (v: string) => v;
 const typeParser = {
@@ -116,8 +116,7 @@ export async function openPostgres(
     kind: 'postgres',
     ...base,
     async transaction(fn, txOptions = {}) {
-      if (txOptions.oneStatement && !txOptions.readOnly)
-        throw new Error('oneStatement needs readOnly: a write must be able to roll back after its statement');
+      checkTransactionOptions(txOptions);
       const client = await pool.connect();
       // The pool only listens for errors on idle clients: a connection lost while checked out would
       // otherwise be an unhandled 'error' event that ends the process.
@@ -149,7 +148,7 @@ export async function openPostgres(
       let committing: Promise<unknown> | undefined;
       const tx: Queryable = {
         async query<T>(text: string, params?: unknown[], queryOptions?: QueryOptions) {
-          if (committing) throw new Error('Transaction is closed: it was opened for one statement');
+          if (committing) throw new Error(ONE_STATEMENT_CLOSED);
           const answer = inner.query<T>(text, params, queryOptions);
           if (txOptions.oneStatement) {
             committing = client.query('commit');

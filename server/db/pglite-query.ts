@@ -6,6 +6,7 @@
 // A statement given a name is prepared once under it (Parse is skipped after); a transaction's BEGIN and its
 // COMMIT or ROLLBACK are one exchange each.
 import { protocol, TransactionAbortedError, type PGlite } from '@electric-sql/pglite';
+import { checkTransactionOptions, ONE_STATEMENT_CLOSED } from './database.ts';
 import type { Queryable, QueryResult, TransactionOptions } from './database.ts';
 
 const { serialize } = protocol;
@@ -175,8 +176,7 @@ export function createPgliteQueryRunner(db: PGlite): PgliteQueryRunner {
   return {
     query,
     async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-      if (options.oneStatement && !options.readOnly)
-        throw new Error('oneStatement needs readOnly: a write must be able to roll back after its statement');
+      checkTransactionOptions(options);
       await db._checkReady();
       return db._runExclusiveTransaction(async () => {
         let closed = false;
@@ -188,8 +188,7 @@ export function createPgliteQueryRunner(db: PGlite): PgliteQueryRunner {
         const tx: Queryable = {
           async query<R>(text: string, params: unknown[] = [], queryOptions: { name?: string } = {}) {
             refuseClosed();
-            if (options.oneStatement && statements++ > 0)
-              throw new Error('Transaction is closed: it was opened for one statement');
+            if (options.oneStatement && statements++ > 0) throw new Error(ONE_STATEMENT_CLOSED);
             return query<R>(text, params, true, queryOptions.name);
           },
           async exec(sql: string) {

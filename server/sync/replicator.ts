@@ -17,6 +17,7 @@ const SNAPSHOT_CHUNK = 1000;
 const CHECKSUM_MODULUS = 4294967296;
 /** Serialises replicators of several server processes sharing one PostgreSQL database. */
 const ADVISORY_LOCK_KEY = 7_351_042_001;
+const LOCK_SQL = 'select pg_advisory_xact_lock($1)';
 
 /** A bucket as one batch left it: its checksum and op count in full, and the ops the batch added. */
 export interface BucketState {
@@ -344,13 +345,11 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
 
   /** The advisory lock as a transaction's opening statement (PostgreSQL only: PGlite has one connection). */
   private get lockSetup(): TransactionOptions {
-    return this.db.kind === 'postgres'
-      ? { setup: [{ text: 'select pg_advisory_xact_lock($1)', params: [ADVISORY_LOCK_KEY] }] }
-      : {};
+    return this.db.kind === 'postgres' ? { setup: [{ text: LOCK_SQL, params: [ADVISORY_LOCK_KEY] }] } : {};
   }
 
   private async lock(tx: Queryable): Promise<void> {
-    if (this.db.kind === 'postgres') await tx.query('select pg_advisory_xact_lock($1)', [ADVISORY_LOCK_KEY]);
+    if (this.db.kind === 'postgres') await tx.query(LOCK_SQL, [ADVISORY_LOCK_KEY]);
   }
 
   private async getPrimaryKey(tx: Queryable, table: SourceTable): Promise<string[]> {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { checkTransactionOptions, ONE_STATEMENT_CLOSED } from '../../server/db/database.ts';
 import type { Database, Queryable } from '../../server/db/database.ts';
 import { migrate, listMigrations, listPlatformSql } from '../../server/db/migrate.ts';
 import { openPglite } from '../../server/db/open-pglite.ts';
@@ -91,13 +92,13 @@ function wrapRaw(raw: PGlite): Database {
     ...q,
     transaction: (fn, options = {}) =>
       raw.transaction(async (tx) => {
-        if (options.oneStatement && !options.readOnly) throw new Error('oneStatement needs readOnly');
+        checkTransactionOptions(options);
         if (options.readOnly) await tx.exec('set transaction read only');
         for (const s of options.setup ?? []) await tx.query(s.text, s.params);
         let statements = 0;
         return fn({
           query: async (text, params = []) => {
-            if (options.oneStatement && statements++ > 0) throw new Error('Transaction is closed');
+            if (options.oneStatement && statements++ > 0) throw new Error(ONE_STATEMENT_CLOSED);
             const r = await tx.query(text, params);
             return { rows: r.rows as never[], rowCount: r.affectedRows ?? r.rows.length };
           },
