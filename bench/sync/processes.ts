@@ -26,7 +26,12 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { AppContext } from '../../server/context.ts';
-import { openSyncClient, startSyncServer, type SyncTestServer } from '../../tests/server/sync-support.ts';
+import {
+  openSyncClient,
+  plainSdkWorkers,
+  startSyncServer,
+  type SyncTestServer,
+} from '../../tests/server/sync-support.ts';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/test-databases.ts';
 import { BENCH_MEMBERS, type BenchMember } from './members.ts';
 
@@ -371,7 +376,7 @@ function storedSocketRole(): Record<string, Handler> {
     async open(url: string) {
       db = new PowerSyncDatabase({
         schema,
-        database: { dbFilename: 'device.db', dbLocation: dir },
+        database: { dbFilename: 'device.db', dbLocation: dir, ...plainSdkWorkers },
         logger: { log() {} },
       });
       await db.init();
@@ -479,7 +484,7 @@ async function measureReplayedSync(url: string, token: string, rows: number, dir
   fs.mkdirSync(dir, { recursive: true });
   const db = new PowerSyncDatabase({
     schema,
-    database: { dbFilename: 'replica.db', dbLocation: dir },
+    database: { dbFilename: 'replica.db', dbLocation: dir, ...plainSdkWorkers },
     logger: { log() {} },
   });
   try {
@@ -517,7 +522,7 @@ function initialRole(): Record<string, Handler> {
       let started = performance.now();
       const db = new PowerSyncDatabase({
         schema,
-        database: { dbFilename: 'replica.db', dbLocation: dir },
+        database: { dbFilename: 'replica.db', dbLocation: dir, ...plainSdkWorkers },
         logger: { log() {} },
       });
       await db.init();

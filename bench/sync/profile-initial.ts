@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PowerSyncDatabase, Schema, SyncStreamConnectionMethod, Table, column } from '@powersync/node';
-import { startSyncServer } from '../../tests/server/sync-support.ts';
+import { plainSdkWorkers, startSyncServer } from '../../tests/server/sync-support.ts';
 import { BENCH_MEMBERS } from './members.ts';
 import { readUntilCheckpointComplete } from './processes.ts';
 
@@ -74,7 +74,7 @@ for (let round = 0; round < 3; round++) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-bench-initial-'));
   const db = new PowerSyncDatabase({
     schema,
-    database: { dbFilename: 'replica.db', dbLocation: dir },
+    database: { dbFilename: 'replica.db', dbLocation: dir, ...plainSdkWorkers },
     logger: logger as never,
   });
   await db.init();

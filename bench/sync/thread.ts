@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { PowerSyncDatabase, SyncStreamConnectionMethod } from '@powersync/node';
 import { AppSchema } from '../../src/data/schema.ts';
 import { findThreadQuery, THREAD_PAGE_SIZE } from '../../src/features/messages/thread-window.ts';
-import { startSyncServer } from '../../tests/server/sync-support.ts';
+import { plainSdkWorkers, startSyncServer } from '../../tests/server/sync-support.ts';
 
 /** The slice of better-sqlite3 used here (the package ships no types). */
 interface RawSqlite {
@@ -71,7 +71,7 @@ export async function measureThread(
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-bench-thread-'));
   const db = new PowerSyncDatabase({
     schema: AppSchema,
-    database: { dbFilename: 'replica.db', dbLocation: dir },
+    database: { dbFilename: 'replica.db', dbLocation: dir, ...plainSdkWorkers },
   });
   try {
     await db.init();
