@@ -15,6 +15,7 @@ import { whileOnline } from './network.ts';
 import { POWERSYNC_RETRY_DELAY_MS, SupabaseConnector, type UploadRefusal } from './connector.ts';
 import { PENDING_IDS_SQL } from './pending.ts';
 import { replicaHoldsData } from './replica-contents.ts';
+import { listenShared } from './shared-watches.ts';
 import { REPLICA_OWNER_KEY } from './storage-keys.ts';
 import { tablesOfQuery } from './query-tables.ts';
 import { AppSchema, type SyncedTableName } from './schema.ts';
@@ -414,22 +415,25 @@ export function useQuery<T>(
       waiting = false;
       firstReadAnswered();
     };
-    const query = db.query<T>({ sql, parameters: JSON.parse(paramsKey) as QueryParam[] }).watch({
-      triggerOnTables: tablesKey ? tablesKey.split(',') : undefined,
-      reportFetching: false,
-      throttleMs,
-    });
-    const dispose = query.registerListener({
-      onStateChange: (next) => {
-        if (next.isLoading && !next.error) return;
+    // Components asking the same question share one watched query (shared-watches.ts).
+    const leave = listenShared<T>(
+      db,
+      key,
+      () =>
+        db.query<T>({ sql, parameters: JSON.parse(paramsKey) as QueryParam[] }).watch({
+          triggerOnTables: tablesKey ? tablesKey.split(',') : undefined,
+          reportFetching: false,
+          throttleMs,
+        }),
+      (answer) => {
         answered();
-        setState({ key, db, data: [...next.data], isLoading: false, error: next.error ?? undefined });
+        // Its own copy, as before the sharing: a component may sort its rows in place.
+        setState({ key, db, data: [...answer.data], isLoading: false, error: answer.error });
       },
-    });
+    );
     return () => {
       answered();
-      dispose();
-      void query.close();
+      leave();
     };
     // `key` holds sql, parameters, tables and throttle.
     // eslint-disable-next-line react-hooks/exhaustive-deps
