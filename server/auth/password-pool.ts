@@ -83,7 +83,10 @@ export class PasswordPool {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(WORKER_URL);
+    // Plain Node, without the process's own flags: the server runs under tsx, and a worker inheriting them
+    // loads this plain JavaScript file through tsx's loader too, which made a new thread's first hash take
+    // about 165 ms instead of 48 (threads start on demand: the first sign-ins after a start waited for it).
+    const worker = new Worker(WORKER_URL, { execArgv: [] });
     worker.on('message', (reply: Reply) => this.onReply(worker, reply));
     worker.on('error', (e) => this.onFailure(worker, e));
     worker.on('exit', (code) => this.onFailure(worker, new Error(`password worker exited (code ${code})`)));
