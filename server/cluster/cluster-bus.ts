@@ -3,7 +3,7 @@
 // (decision 0052). On PGlite, which serves one process, the bus sends nothing.
 import crypto from 'node:crypto';
 import type { Database } from '../db/database.ts';
-import type { BucketState } from '../sync/replicator.ts';
+import type { RelayedBatch } from '../sync/batch-relay.ts';
 
 /** What travels between processes; each part reads only its own kinds. */
 export interface BusMessages {
@@ -23,16 +23,11 @@ export interface BusMessages {
   'process-alive': Record<string, never>;
   'process-bye': Record<string, never>;
   /**
-   * A replication batch another process committed: the buckets and parameter lookups it touched, and,
-   * when small, the whole batch (its head before and after and each bucket's state and ops), so streams
-   * that followed every batch can send it from memory as they do their own process's.
+   * A replication batch another process committed: the buckets and parameter lookups it touched and, unless
+   * too many, the batch itself (whole when small, by its range when large), so streams that followed every
+   * batch can send it from memory as they do their own process's (sync/batch-relay.ts).
    */
-  'sync-batch': {
-    buckets: string[] | null;
-    parametersChanged: boolean;
-    lookups: string[] | null;
-    full?: { base: string; head: string; states: [string, BucketState][] };
-  };
+  'sync-batch': RelayedBatch;
   'sync-write-checkpoint': { userId: string; clientId: string; checkpoint: string };
   /** Hits counted by one process's rate limiter, for the same limiter on the others to count too. */
   'rate-hits': { limiter: string; keys: string[] };

@@ -134,6 +134,46 @@ describe('a sync stream checkpoint state', () => {
     expect(many.fromMemory()).toBeUndefined();
   });
 
+  it('puts a batch that arrives late (from another process) in its place, and drops one already sent', () => {
+    const state = started();
+    // 12..14 arrives before 10..12, which another process committed first.
+    state.committed(batch(12, 14, { [MINE]: [13, 14] }));
+    expect(state.committed(batch(10, 12, { [OTHER]: [11], [MINE]: [12] }))).toBe(true);
+    expect(lines(state.fromMemory())).toEqual([
+      {
+        checkpoint_diff: {
+          last_op_id: '14',
+          updated_buckets: [{ bucket: MINE, checksum: 27, priority: 1, count: 2 }],
+          removed_buckets: [],
+        },
+      },
+      {
+        data: {
+          bucket: MINE,
+          after: '10',
+          next_after: '14',
+          has_more: false,
+          data: [op(12), op(13), op(14)],
+        },
+      },
+      { checkpoint_complete: { last_op_id: '14' } },
+    ]);
+    // Late again, after a read covered it: nothing more is sent for it.
+    const read = started();
+    read.committed(batch(11, 12, { [MINE]: [12] }));
+    expect(read.fromMemory()).toBeUndefined();
+    read.bucketsToRead();
+    read.planFromRead('12', checksums({ [MINE]: [19, 3] }));
+    read.setPosition(MINE, '12');
+    read.completed(checksums({ [MINE]: [19, 3] }));
+    read.committed(batch(10, 11, { [MINE]: [11] }));
+    expect(read.fromMemory()).toBeNull();
+    read.committed(batch(12, 13, { [MINE]: [13] }));
+    expect(lines(read.fromMemory())?.[1]).toEqual({
+      data: { bucket: MINE, after: '12', next_after: '13', has_more: false, data: [op(13)] },
+    });
+  });
+
   it('resolves its buckets again when a parameter lookup it used changed, not for others', () => {
     const state = started();
     expect(

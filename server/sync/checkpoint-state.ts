@@ -97,15 +97,23 @@ export class StreamCheckpointState {
       this.followed = [];
       return;
     }
+    const base = BigInt(batch.base);
+    const head = BigInt(batch.head);
+    // Older than the last checkpoint (it arrived from another process after a later one, which the stream read
+    // from the database): already sent.
+    if (this.sentHead !== undefined && head <= this.sentHead) return;
     const buckets = new Map<string, BucketState>();
     for (const [b, state] of batch.buckets) if (this.streamBuckets.has(b)) buckets.set(b, state);
     const last = this.followed.at(-1);
-    const base = BigInt(batch.base);
-    // Runs of batches that touch none of the stream's buckets fold into one entry.
-    if (last && last.buckets.size === 0 && buckets.size === 0 && last.head === base) {
-      last.head = BigInt(batch.head);
+    if (last && last.head > base) {
+      // Late (batches of several processes may arrive out of order): in its place, so the run has no gap.
+      const at = this.followed.findIndex((f) => f.base > base);
+      this.followed.splice(at === -1 ? this.followed.length : at, 0, { base, head, buckets });
+    } else if (last && last.buckets.size === 0 && buckets.size === 0 && last.head === base) {
+      // Runs of batches that touch none of the stream's buckets fold into one entry.
+      last.head = head;
     } else {
-      this.followed.push({ base, head: BigInt(batch.head), buckets });
+      this.followed.push({ base, head, buckets });
     }
   }
 

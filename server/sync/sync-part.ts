@@ -2,7 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { compactBuckets } from './compact.ts';
-import { Replicator, type BucketState, type CommittedBatch } from './replicator.ts';
+import { BatchOrder } from './batch-order.ts';
+import { relayBatches } from './batch-relay.ts';
+import { Replicator, type CommittedBatch } from './replicator.ts';
 import { loadRules, loadRulesFile, type LoadedRules } from './rules.ts';
 import { registerSyncRoutes } from './sync-stream.ts';
 
@@ -82,73 +84,6 @@ export function getSyncService(app: FastifyInstance): SyncService {
   return app.syncService;
 }
 
-/** More bucket names than this in one batch are not listed: the other processes' streams all re-read. */
-const MAX_RELAYED_NAMES = 200;
-/** A batch whose ops serialise to more than this goes by its names only (streams read it from the database). */
-const MAX_RELAYED_BATCH_BYTES = 64 * 1024;
-const NOTHING: BucketState = { checksum: 0, count: 0, ops: [] };
-
-/**
- * Tells the other server processes about each batch this process's replicator committed, and hands theirs
- * to this process's streams, so a change reaches every connected replica with no poll (decision 0052). A
- * small batch travels whole, so a stream that followed every batch sends it from memory; a large one goes by
- * the names it touched, and the streams holding one of them read the database, as after any gap.
- */
-function relayBatches(ctx: AppContext, replicator: Replicator): () => void {
-  if (!ctx.bus.shared) return () => {};
-  const relayed = new WeakSet<CommittedBatch>();
-  const onCommitted = (batch: CommittedBatch) => {
-    if (relayed.has(batch)) return;
-    const buckets = batch.buckets.size <= MAX_RELAYED_NAMES ? [...batch.buckets.keys()] : null;
-    const lookups = batch.lookups && batch.lookups.size <= MAX_RELAYED_NAMES ? [...batch.lookups] : null;
-    let full: { base: string; head: string; states: [string, BucketState][] } | undefined;
-    if (batch.base !== undefined && batch.head !== undefined && buckets !== null) {
-      const states = [...batch.buckets];
-      const size = states.reduce(
-        (n, [, st]) => n + st.ops.reduce((m, op) => m + 100 + (op.data?.length ?? 0), 0),
-        0,
-      );
-      if (size <= MAX_RELAYED_BATCH_BYTES) full = { base: batch.base, head: batch.head, states };
-    }
-    ctx.bus.publish('sync-batch', {
-      buckets,
-      parametersChanged: batch.parametersChanged,
-      lookups,
-      ...(full ? { full } : {}),
-    });
-  };
-  replicator.on('committed', onCommitted);
-  const stop = ctx.bus.on('sync-batch', (m) => {
-    let batch: CommittedBatch;
-    if (m.full) {
-      batch = {
-        base: m.full.base,
-        head: m.full.head,
-        buckets: new Map(m.full.states),
-        parametersChanged: m.parametersChanged,
-        ...(m.lookups ? { lookups: new Set(m.lookups) } : {}),
-      };
-    } else if (m.buckets === null) {
-      // Too many to name: every stream re-resolves its buckets and reads the database.
-      batch = { base: undefined, head: undefined, buckets: new Map(), parametersChanged: true };
-    } else {
-      batch = {
-        base: undefined,
-        head: undefined,
-        buckets: new Map(m.buckets.map((b) => [b, NOTHING])),
-        parametersChanged: m.parametersChanged,
-        ...(m.lookups ? { lookups: new Set(m.lookups) } : {}),
-      };
-    }
-    relayed.add(batch);
-    replicator.emit('committed', batch);
-  });
-  return () => {
-    replicator.off('committed', onCommitted);
-    stop();
-  };
-}
-
 export function createSyncPart(options: SyncPartOptions = {}) {
   return async function syncPart(app: FastifyInstance, ctx: AppContext): Promise<void> {
     const rules = options.rulesYaml === undefined ? loadRulesFile() : loadRules(options.rulesYaml);
@@ -167,10 +102,15 @@ export function createSyncPart(options: SyncPartOptions = {}) {
     // answers once it is done, as before. On PostgreSQL it answers meanwhile; sync streams wait (decision 0088).
     if (ctx.db.kind === 'pglite') await started;
     else started.catch(() => {});
-    const stopRelay = relayBatches(ctx, replicator);
+    // The streams take batches in head order, this process's own and the others' (decision 0092).
+    const batches = new BatchOrder();
+    const toStreams = (batch: CommittedBatch) => batches.push(batch);
+    replicator.on('committed', toStreams);
+    const stopRelay = relayBatches(ctx, replicator, toStreams);
     const closeStreams = registerSyncRoutes(app, ctx, {
       rules,
       replicator,
+      batches,
       ...(options.keepaliveMs ? { keepaliveMs: options.keepaliveMs } : {}),
     });
     const compact = () => compactBuckets(ctx.db);
@@ -188,6 +128,8 @@ export function createSyncPart(options: SyncPartOptions = {}) {
       closing = true;
       clearInterval(timer);
       stopRelay();
+      replicator.off('committed', toStreams);
+      batches.stop();
       closeStreams();
     });
     app.addHook('onClose', async () => {

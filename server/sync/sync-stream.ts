@@ -13,6 +13,7 @@ import {
   readOpsJson,
   saveWriteCheckpoint,
 } from './bucket-storage.ts';
+import type { BatchOrder } from './batch-order.ts';
 import { OPS_PER_LINE, StreamCheckpointState } from './checkpoint-state.ts';
 import type { CommittedBatch, Replicator } from './replicator.ts';
 import { createBucketResolver, type BucketResolver, type LoadedRules } from './rules.ts';
@@ -51,6 +52,8 @@ const streamRequestSchema = z.object({
 export interface SyncStreamOptions {
   rules: LoadedRules;
   replicator: Replicator;
+  /** Every committed batch, this process's and the others', in head order (batch-order.ts). */
+  batches: BatchOrder;
   keepaliveMs?: number;
 }
 
@@ -92,7 +95,7 @@ export function registerSyncRoutes(
   ctx: AppContext,
   options: SyncStreamOptions,
 ): () => void {
-  const { rules, replicator } = options;
+  const { rules, replicator, batches } = options;
   const keepaliveMs = options.keepaliveMs ?? KEEPALIVE_MS;
   /** Streams open now, so shutdown and ended sessions can close them. */
   const open = new Set<{ userId: string; sessionId: string | undefined; end: () => void }>();
@@ -227,7 +230,7 @@ export function registerSyncRoutes(
     const onCommitted = (batch: CommittedBatch) => {
       if (state.committed(batch)) signal();
     };
-    replicator.on('committed', onCommitted);
+    batches.on('committed', onCommitted);
     const myWriteCheckpoints = writeCheckpoints.get(userId) ?? new Set();
     writeCheckpoints.set(userId, myWriteCheckpoints);
     const onWriteCheckpoint = (forClient: string, checkpoint: string) => {
@@ -343,7 +346,7 @@ export function registerSyncRoutes(
     } finally {
       clearInterval(keepalive);
       if (expiry) clearTimeout(expiry);
-      replicator.off('committed', onCommitted);
+      batches.off('committed', onCommitted);
       myWriteCheckpoints.delete(onWriteCheckpoint);
       if (myWriteCheckpoints.size === 0) writeCheckpoints.delete(userId);
       open.delete(entry);
