@@ -41,7 +41,10 @@ export interface ScenarioResult {
   processes: number;
   sent: number;
   acked: number;
-  /** Sends that failed without an answer because the connection was cut (a process was killed); retried. */
+  /**
+   * Sends that got no answer because the connection was cut (a process killed, or under a load far past what
+   * the processes deliver, the client or the proxy giving up on it); retried.
+   */
   cut: number;
   /** Error responses (>= 400) by status and path, other than a retried send found already stored. */
   errors: Map<string, number>;
@@ -554,7 +557,7 @@ export function formatResult(r: ScenarioResult): string {
   const errors = [...r.errors].map(([k, n]) => `${k} x${n}`).join(', ') || 'none';
   return (
     `${r.processes} process${r.processes > 1 ? 'es' : ''}: ${r.sent} sent, ${r.acked} acknowledged` +
-    `${r.cut ? ` (${r.cut} sends cut by a restart, retried)` : ''}, ${r.deliveredPerSecond.toFixed(1)} delivered/s; ` +
+    `${r.cut ? ` (${r.cut} sends got no answer, retried)` : ''}, ${r.deliveredPerSecond.toFixed(1)} delivered/s; ` +
     `lost ${r.lostInDatabase} in the database and ${r.lostInReplicas} in replicas, duplicated ${r.duplicated}; ` +
     `delivery p50/p95/p99 ${ms(r.p50)} / ${ms(r.p95)} / ${ms(r.p99)}; errors: ${errors}; memory ` +
     r.memory.map((m) => `${m[0]}->${m.at(-1)} MiB`).join(', ')
