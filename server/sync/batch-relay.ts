@@ -5,7 +5,7 @@ import type { Queryable } from '../db/database.ts';
 import type { StoredOp } from './bucket-storage.ts';
 import type { BucketState, CommittedBatch, Replicator } from './replicator.ts';
 
-/** More bucket names than this in a batch without its head are not listed: the other processes' streams all re-read. */
+/** More bucket names than this are not listed; a batch not sent whole or by its range then makes every stream re-read. */
 export const MAX_RELAYED_NAMES = 200;
 /** A batch whose ops serialise to more than this goes by its range (the other processes read its ops). */
 export const MAX_RELAYED_BATCH_BYTES = 64 * 1024;
@@ -16,7 +16,7 @@ const NOTHING: BucketState = { checksum: 0, count: 0, ops: [] };
 /** What a batch relayed by its range says of each bucket: its name, checksum, count and ops in the batch. */
 export type RangedState = [bucket: string, checksum: number, count: number, ops: number];
 
-/** A `sync-batch` message (cluster-bus.ts declares the same shape for the bus). */
+/** A `sync-batch` message on the cluster bus (cluster-bus.ts names this type for it). */
 export interface RelayedBatch {
   buckets: string[] | null;
   parametersChanged: boolean;
@@ -81,9 +81,8 @@ export async function receiveBatch(db: Queryable, m: RelayedBatch): Promise<Comm
         ...lookups,
       };
   }
-  const names =
-    m.buckets ??
-    (m.ranged && m.ranged.states.length <= MAX_RANGED_NAMES ? m.ranged.states.map((s) => s[0]) : null);
+  // A ranged batch names its buckets in its states (it has at most MAX_RANGED_NAMES).
+  const names = m.buckets ?? m.ranged?.states.map((s) => s[0]) ?? null;
   // Too many to name: every stream re-resolves its buckets and reads the database.
   if (names === null)
     return { base: undefined, head: undefined, buckets: new Map(), parametersChanged: true };
