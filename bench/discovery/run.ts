@@ -9,8 +9,8 @@
 // With the database on this machine it also prints its server processes' page faults per call (decision 0083).
 // Last, the time of one pass of the scheduled jobs at that size (decision 0084).
 // BENCH_DATABASE_URL (PostgreSQL) is required; BENCH_SIZES (default "100000,1000000"), BENCH_CALLS (default
-// 200 per shape: the p99 of 50 calls was their slowest one), BENCH_SHAPES (default all: wide,narrow-distance,mid-distance,narrow-age,narrow-both,empty,
-// heavy-wide,heavy-mid-distance).
+// 200 per shape: the p99 of 50 calls was their slowest one), BENCH_SHAPES (default all: wide,
+// narrow-distance,mid-distance,narrow-age,narrow-both,empty,heavy-wide,heavy-mid-distance).
 // Each size gets a fresh database (created next to BENCH_DATABASE_URL and dropped afterwards).
 import fs from 'node:fs';
 import http from 'node:http';
