@@ -2,7 +2,7 @@
 // this process's streams, so a change reaches every connected replica with no poll (decisions 0052, 0092).
 import type { ClusterBus } from '../cluster/cluster-bus.ts';
 import type { Queryable } from '../db/database.ts';
-import type { StoredOp } from './bucket-storage.ts';
+import { toStoredOp, type OpRow } from './bucket-storage.ts';
 import type { BucketState, CommittedBatch, Replicator } from './replicator.ts';
 
 /** More bucket names than this are not listed; a batch not sent whole or by its range then makes every stream re-read. */
@@ -100,15 +100,7 @@ async function readRange(
   db: Queryable,
   range: NonNullable<RelayedBatch['ranged']>,
 ): Promise<Map<string, BucketState> | undefined> {
-  const { rows } = await db.query<{
-    bucket: string;
-    op_id: string;
-    op: StoredOp['op'];
-    object_type: string | null;
-    object_id: string | null;
-    data: string | null;
-    checksum: string | number;
-  }>(
+  const { rows } = await db.query<OpRow & { bucket: string }>(
     `select bucket, op_id::text as op_id, op, object_type, object_id, data, checksum
        from heartsync_sync.ops
       where bucket = any($1::text[]) and op_id > $2::bigint and op_id <= $3::bigint
@@ -117,14 +109,7 @@ async function readRange(
   );
   const buckets = new Map<string, BucketState>();
   for (const [bucket, checksum, count] of range.states) buckets.set(bucket, { checksum, count, ops: [] });
-  for (const r of rows) {
-    // The same fields, in the same order, as the replicator's own ops (replicator.ts, writePlan).
-    const op: StoredOp = { op_id: r.op_id, op: r.op, checksum: Number(r.checksum) };
-    if (r.object_type !== null) op.object_type = r.object_type;
-    if (r.object_id !== null) op.object_id = r.object_id;
-    if (r.data !== null) op.data = r.data;
-    buckets.get(r.bucket)?.ops.push(op);
-  }
+  for (const r of rows) buckets.get(r.bucket)?.ops.push(toStoredOp(r));
   for (const [bucket, , , ops] of range.states) if (buckets.get(bucket)?.ops.length !== ops) return undefined;
   return buckets;
 }

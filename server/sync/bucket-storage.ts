@@ -17,6 +17,25 @@ export interface StoredOp {
   checksum: number;
 }
 
+/** An op as the ops table stores it (the columns the stream sends). */
+export interface OpRow {
+  op_id: string;
+  op: StoredOp['op'];
+  object_type: string | null;
+  object_id: string | null;
+  data: string | null;
+  checksum: string | number;
+}
+
+/** An op row as the stream sends it: absent fields left out, as the replicator's own ops (replicator.ts). */
+export function toStoredOp(r: OpRow): StoredOp {
+  const op: StoredOp = { op_id: r.op_id, op: r.op, checksum: Number(r.checksum) };
+  if (r.object_type !== null) op.object_type = r.object_type;
+  if (r.object_id !== null) op.object_id = r.object_id;
+  if (r.data !== null) op.data = r.data;
+  return op;
+}
+
 /** The head op id and the checksums of the given buckets, read in one statement so they agree. */
 export async function readCheckpoint(
   db: Queryable,
@@ -50,27 +69,13 @@ export async function readOps(
   head: string,
   limit: number,
 ): Promise<{ ops: StoredOp[]; hasMore: boolean }> {
-  const { rows } = await db.query<{
-    op_id: string;
-    op: StoredOp['op'];
-    object_type: string | null;
-    object_id: string | null;
-    data: string | null;
-    checksum: string;
-  }>(
+  const { rows } = await db.query<OpRow>(
     `select op_id, op, object_type, object_id, data, checksum from heartsync_sync.ops
       where bucket = $1 and op_id > $2::bigint and op_id <= $3::bigint
       order by op_id limit $4`,
     [bucket, after, head, limit + 1],
   );
-  const ops = rows.slice(0, limit).map((r) => {
-    const op: StoredOp = { op_id: r.op_id, op: r.op, checksum: Number(r.checksum) };
-    if (r.object_type !== null) op.object_type = r.object_type;
-    if (r.object_id !== null) op.object_id = r.object_id;
-    if (r.data !== null) op.data = r.data;
-    return op;
-  });
-  return { ops, hasMore: rows.length > limit };
+  return { ops: rows.slice(0, limit).map(toStoredOp), hasMore: rows.length > limit };
 }
 
 /**
