@@ -506,6 +506,9 @@ async function measureReplayedSync(url: string, token: string, rows: number, dir
   }
 }
 
+/** First syncs the server answers, read raw, before the measured one (BENCH_SERVER_WARMUPS). */
+const SERVER_WARMUPS = Number(process.env['BENCH_SERVER_WARMUPS'] ?? 3);
+
 /**
  * Initial sync in this process, on a fresh replica: an opened, empty database (the SDK's workers, SQLite,
  * its extension and the schema) before the clock starts; then connect until the first sync completed.
@@ -515,9 +518,6 @@ async function measureReplayedSync(url: string, token: string, rows: number, dir
  * in this process, and a third fresh replica's first sync from it (what the SDK costs with a server that takes
  * no time at all).
  */
-/** First syncs the server answers, read raw, before the measured one (BENCH_SERVER_WARMUPS). */
-const SERVER_WARMUPS = Number(process.env['BENCH_SERVER_WARMUPS'] ?? 3);
-
 function initialRole(): Record<string, Handler> {
   return {
     async run(url: string, token: string, rows: number) {
