@@ -7,6 +7,10 @@ const parts = {
   replicaProvider: preloadableLazy(() =>
     import('../data/replica.tsx').then((m) => ({ default: m.ReplicaProvider })),
   ),
+  // What needs the replica renders inside it, once the local file is open.
+  whenReplicaOpen: preloadableLazy(() =>
+    import('../data/replica.tsx').then((m) => ({ default: m.WhenReplicaOpen })),
+  ),
   // Opens the member's replica by itself so a new match pops up on every page (spec §2).
   matchPopupHost: preloadableLazy(() => import('./match-popup-host.tsx')),
   // Delivery receipts, message notifications and sidebar unread counts; needs the replica, so loaded with it.
@@ -17,6 +21,7 @@ const parts = {
   lovyPanel: preloadableLazy(() => import('../features/lovy/lovy-panel.tsx')),
 };
 export const ReplicaProvider = parts.replicaProvider.Component;
+export const WhenReplicaOpen = parts.whenReplicaOpen.Component;
 export const MatchPopupHost = parts.matchPopupHost.Component;
 export const MemberBackground = parts.memberBackground.Component;
 export const CallHost = parts.callHost.Component;

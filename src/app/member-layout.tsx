@@ -17,6 +17,7 @@ import {
   MatchPopupHost,
   MemberBackground,
   ReplicaProvider,
+  WhenReplicaOpen,
 } from './member-layout-parts.ts';
 
 const SIDEBAR_COOKIE = 'sidebar_state';
@@ -128,20 +129,44 @@ export function MemberLayout() {
         <div className="flex-1 pb-16 md:pb-0">
           <Suspense fallback={<PageLoading />}>
             <ReplicaProvider>
-              <MemberBackground />
-              <Suspense fallback={null}>
-                <CallHost />
-              </Suspense>
-              <Outlet />
-              <Suspense fallback={null}>
-                <LovyPanel />
-              </Suspense>
+              <WhenReplicaOpen>
+                <MemberBackground />
+                <Suspense fallback={null}>
+                  <CallHost />
+                </Suspense>
+              </WhenReplicaOpen>
+              <MemberPage />
+              <WhenReplicaOpen>
+                <Suspense fallback={null}>
+                  <LovyPanel />
+                </Suspense>
+              </WhenReplicaOpen>
             </ReplicaProvider>
           </Suspense>
         </div>
       </div>
       <MemberTabBar />
     </div>
+  );
+}
+
+/**
+ * The pages that paint their last rows (a screen snapshot) while the replica opens, rather than the page loader:
+ * the match list, a returning member's first screen (decision 0093). Each reads `useReplicaOpening()`.
+ */
+const PAINTED_BEFORE_THE_REPLICA: ReadonlySet<string> = new Set(['/match-list']);
+
+/**
+ * The page at the address: at once if it paints before the replica has opened, else once it has (the page
+ * loader meanwhile). The one outlet in both places keeps the page's state when the replica opens.
+ */
+function MemberPage() {
+  const { pathname } = useLocation();
+  const painted = PAINTED_BEFORE_THE_REPLICA.has(pathname.replace(/\/+$/, ''));
+  return (
+    <WhenReplicaOpen opening={painted ? <Outlet /> : <PageLoading />}>
+      <Outlet />
+    </WhenReplicaOpen>
   );
 }
 

@@ -6,7 +6,6 @@ import { PowerSyncDatabase, SyncStreamConnectionMethod, WASQLiteVFS, type QueryP
 import { PowerSyncContext, usePowerSync, useStatus } from '@powersync/react';
 import { useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useAuth } from '../session/auth-context.tsx';
-import { PageLoading } from '../ui/loading-screen.tsx';
 import { markStart } from '../session/pwa-start-marks.ts';
 import { toast } from '../ui/toast-store.ts';
 import { getAppConfig } from './app-config.ts';
@@ -15,6 +14,7 @@ import { whileOnline } from './network.ts';
 import { POWERSYNC_RETRY_DELAY_MS, SupabaseConnector, type UploadRefusal } from './connector.ts';
 import { PENDING_IDS_SQL } from './pending.ts';
 import { replicaHoldsData } from './replica-contents.ts';
+import { clearScreenSnapshots } from './screen-snapshots.ts';
 import { listenShared } from './shared-watches.ts';
 import { REPLICA_OWNER_KEY } from './storage-keys.ts';
 import { tablesOfQuery } from './query-tables.ts';
@@ -189,6 +189,7 @@ async function createReplica(userId: string): Promise<PowerSyncDatabase> {
   if (owner !== userId) {
     // Another member's replica, or one of unknown owner (a sign-out that never reached this tab): wipe it first.
     // A file just created holds nothing to wipe: a new device's first screen skips the wipe's round trips.
+    clearScreenSnapshots();
     if (await replicaHoldsData(db).catch(() => true)) await db.disconnectAndClear({ clearLocal: true });
     writeOwner(userId);
   }
@@ -301,6 +302,8 @@ export function clearReplica(): Promise<void> {
   clearing ??= (async () => {
     const open = current;
     current = undefined;
+    // The screens' copies of replica rows go first, synchronously: nothing of them outlives the sign-out.
+    clearScreenSnapshots();
     // Other members' photos cached by the service worker go too: the next person on the device sees nothing.
     await globalThis.caches?.delete(PHOTO_CACHE).catch(() => undefined);
     const db = await open?.db.catch(() => undefined);
@@ -323,7 +326,11 @@ export function clearReplica(): Promise<void> {
   return clearing;
 }
 
-/** Provides the replica to the member area; shows the page loader while the local database opens. */
+/**
+ * Provides the replica to the member area once its local file is open (null before: `useReplicaOpening()`).
+ * What needs the replica goes inside `WhenReplicaOpen`; a page painted from its screen snapshot renders at
+ * once (decision 0093), and the member layout shows the page loader for the others meanwhile.
+ */
 export function ReplicaProvider({ children }: { children: ReactNode }) {
   const { user } = useAuth();
   const userId = user?.id;
@@ -349,8 +356,25 @@ export function ReplicaProvider({ children }: { children: ReactNode }) {
         This device could not open its local copy of your data ({state.error}). Please reload the page.
       </div>
     );
-  if (!state || state.userId !== userId) return <PageLoading />;
-  return <PowerSyncContext value={state.db}>{children}</PowerSyncContext>;
+  const db = state && state.userId === userId ? state.db : null;
+  // The library types its context as never empty, yet it starts as null (its default): null until open.
+  return <PowerSyncContext value={db as PowerSyncDatabase}>{children}</PowerSyncContext>;
+}
+
+/**
+ * True while the replica is still opening (or outside ReplicaProvider): there is nothing to read or write yet.
+ * A page painted before it (its screen snapshot) reads this; its writes wait with `openReplica(userId)`.
+ */
+export function useReplicaOpening(): boolean {
+  return useContext(PowerSyncContext) === null;
+}
+
+/**
+ * `children` once the replica is open, `opening` (nothing by default) until then. The same element in both
+ * (the member layout's page outlet) keeps its state when the replica opens: React sees one component.
+ */
+export function WhenReplicaOpen({ children, opening = null }: { children: ReactNode; opening?: ReactNode }) {
+  return useReplicaOpening() ? opening : children;
 }
 
 /** The member's PowerSyncDatabase; throws outside ReplicaProvider. */

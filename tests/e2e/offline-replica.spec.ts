@@ -289,11 +289,18 @@ test('signing out clears the replica, so the next member on the device sees only
   test.setTimeout(120_000);
   await prepareDevice(page);
   const first = await signUpWithReplica(page, request, 'first');
+  // The match list keeps what it showed for the next start (its screen snapshot): it goes with the replica.
+  await page.goto('/match-list');
+  await expect(page.getByText('No matches yet.')).toBeVisible({ timeout: 20_000 });
+  const snapshotKeys = () =>
+    page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('heartsync.screen.')));
+  await expect.poll(snapshotKeys).toEqual(['heartsync.screen.match-list']);
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect
     .poll(() => page.evaluate(() => localStorage.getItem('heartsync.replicaOwner')), { timeout: 20_000 })
     .toBeNull();
+  expect(await snapshotKeys()).toEqual([]);
 
   const second = await signUpWithReplica(page, request, 'second');
   expect(second).not.toBe(first);
@@ -399,6 +406,14 @@ test('offline, the installed app opens on the match list and a match photo seen 
   await page.goto(startUrl);
   await expect(page).toHaveURL(/\/match-list\?source=pwa$/);
   await expect(page.getByRole('heading', { name: 'My Matches', level: 1 })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Olaf', level: 2 })).toBeVisible();
+  // Painted from the rows the list showed last time, before the device's copy had opened (decision 0093);
+  // then the list read from the replica, with the same match.
+  await page.waitForFunction(() => performance.getEntriesByName('hs:first-synced-screen', 'mark').length > 0);
+  const firstScreen = await page.evaluate(
+    () => (performance.getEntriesByName('hs:first-screen', 'mark')[0] as PerformanceMark | undefined)?.detail,
+  );
+  expect(firstScreen).toEqual({ rows: 1, fromReplica: false });
   await expect(page.getByRole('heading', { name: 'Olaf', level: 2 })).toBeVisible();
   // Offline: the photo's address without a token, answered from the worker's cache (the network is refused).
   await expect(photo).toHaveAttribute('src', new RegExp(`/storage/v1/object/sign/profile-photos/${key}$`));

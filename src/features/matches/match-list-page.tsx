@@ -1,10 +1,13 @@
 // /match-list: matches with online state and last message; unmatch (confirmed, deletes the match) and report.
+// A returning member's first screen: while the replica opens, the rows it showed last time are painted from its
+// screen snapshot (decision 0093), then the replica's rows replace them; every action works on either.
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { CallButtons } from '../calls/call-buttons.tsx';
 import { useAuth } from '../../session/auth-context.tsx';
 import { markStart } from '../../session/pwa-start-marks.ts';
-import { useReplica } from '../../data/replica.tsx';
+import { openReplica, useReplicaOpening } from '../../data/replica.tsx';
+import { readScreenSnapshot, saveScreenSnapshot } from '../../data/screen-snapshots.ts';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
@@ -12,22 +15,37 @@ import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
 import { ReportDialog } from '../reports/report-dialog.tsx';
 import { useMatches, type MatchRow } from './matches-data.ts';
 
+/** The screen snapshot's name (screen-snapshots.ts). */
+const SNAPSHOT = 'match-list';
+
 export default function MatchListPage() {
   const { user } = useAuth();
   const me = user?.id ?? '';
-  const db = useReplica();
-  const { data: matches, isLoading } = useMatches(me);
+  const opening = useReplicaOpening();
+  // Before the replica has opened there is no query to run: its answer is ignored until then.
+  const replica = useMatches(me);
+  const fromReplica = !opening && !replica.isLoading;
+  const [snapshot] = useState(() => readScreenSnapshot<MatchRow>(SNAPSHOT, me));
+  const matches = fromReplica ? replica.data : snapshot;
   const [confirming, setConfirming] = useState<MatchRow>();
   const [reporting, setReporting] = useState<MatchRow>();
-  // The offline start's finish line (bench/offline-start): the list rendered from the replica.
+  // The offline start's marks (bench/offline-start): the list on screen, whichever source came first, and the
+  // list read from the replica; each of its answers is the next start's snapshot.
   useEffect(() => {
-    if (!isLoading) markStart('hs:first-synced-screen');
-  }, [isLoading]);
+    if (matches) markStart('hs:first-screen', { rows: matches.length, fromReplica });
+  }, [matches, fromReplica]);
+  useEffect(() => {
+    if (!fromReplica) return;
+    markStart('hs:first-synced-screen', { rows: replica.data.length });
+    saveScreenSnapshot(SNAPSHOT, me, replica.data);
+  }, [fromReplica, replica.data, me]);
 
   async function unmatch(m: MatchRow) {
     setConfirming(undefined);
     try {
-      // Queued like every replica write; the server's policy lets either member delete the match.
+      // Queued like every replica write; the server's policy lets either member delete the match. From the
+      // snapshot, the write waits for the replica to open.
+      const db = await openReplica(me);
       await db.execute('delete from matches where id = ?', [m.id]);
       toast({ title: 'Unmatched', description: `You and ${m.name ?? 'this member'} are no longer matched.` });
     } catch {
@@ -38,8 +56,8 @@ export default function MatchListPage() {
   return (
     <main id="main" className="mx-auto max-w-3xl p-4 md:p-8">
       <h1 className="text-3xl font-bold">My Matches</h1>
-      {isLoading && <p className="mt-6">Loading...</p>}
-      {!isLoading && matches.length === 0 && (
+      {!matches && <p className="mt-6">Loading...</p>}
+      {matches?.length === 0 && (
         <p className="card mt-6">
           No matches yet.{' '}
           <Link to="/find-matches" className="link">
@@ -49,7 +67,7 @@ export default function MatchListPage() {
         </p>
       )}
       <ul className="mt-6 space-y-3">
-        {matches.map((m) => (
+        {matches?.map((m) => (
           <li key={m.id} className="card flex items-center gap-4" data-testid="match-row">
             <MemberPhoto
               path={parseList(m.photos)[0]}
