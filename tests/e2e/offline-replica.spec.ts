@@ -13,6 +13,7 @@ import { getServiceAuth, type ServiceAuth } from './support/service-role.ts';
 import {
   getServiceAuth as getPairAuth,
   makeMatchedPair,
+  serviceGet,
   serviceHeaders,
   serviceWrite,
 } from './support/two-members.ts';
@@ -419,4 +420,59 @@ test('offline, the installed app opens on the match list and a match photo seen 
   await expect(photo).toHaveAttribute('src', new RegExp(`/storage/v1/object/sign/profile-photos/${key}$`));
   await expect.poll(loaded, { timeout: 15_000 }).toBe(192);
   await context.close();
+});
+
+test('the match list painted before the replica opens keeps an open dialog when it opens, and unmatch from it reaches the server', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(150_000);
+  const auth = await getPairAuth(request, baseURL!);
+  const [pia, olaf] = await makeMatchedPair(browser, request, auth, ['Pia', 'Olaf']);
+  await olaf.page.context().close();
+  const page = pia.page;
+  // Seen once from the replica: the list's snapshot for the next start.
+  await page.goto('/match-list');
+  const row = page.getByTestId('match-row').filter({ hasText: 'Olaf' });
+  await expect(row).toBeVisible({ timeout: 30_000 });
+  await expect
+    .poll(() => page.evaluate(() => localStorage.getItem('heartsync.screen.match-list')))
+    .toContain('Olaf');
+
+  // The next start's replica is held before it opens (the store check waits for the test to let it go).
+  await page.context().addInitScript(() => {
+    const storage = navigator.storage;
+    const getDirectory = storage.getDirectory.bind(storage);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    Object.assign(window, { releaseReplica: () => release() });
+    storage.getDirectory = () => held.then(getDirectory);
+  });
+  await page.reload();
+  await expect(row).toBeVisible({ timeout: 20_000 });
+  expect(await page.evaluate(() => performance.getEntriesByName('hs:replica-open', 'mark').length)).toBe(0);
+  await row.getByRole('button', { name: 'Unmatch' }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText('Unmatch Olaf?');
+
+  await page.evaluate(() => (window as unknown as { releaseReplica: () => void }).releaseReplica());
+  await page.waitForFunction(() => performance.getEntriesByName('hs:first-synced-screen', 'mark').length > 0);
+  await expect(dialog).toContainText('Unmatch Olaf?');
+  await dialog.getByRole('button', { name: 'Unmatch' }).click();
+  await expect(row).toHaveCount(0);
+  await expect
+    .poll(
+      async () =>
+        (
+          await serviceGet<unknown[]>(
+            request,
+            auth,
+            `/rest/v1/matches?select=id&or=(user_id_1.eq.${pia.id},user_id_2.eq.${pia.id})`,
+          )
+        ).length,
+      { timeout: 30_000 },
+    )
+    .toBe(0);
+  await page.context().close();
 });
