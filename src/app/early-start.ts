@@ -2,7 +2,6 @@
 // starts loading from the entry script, before the auth client has restored the session and React has
 // rendered the member layout, which used to start them one after the other.
 import { isStoredSessionKey, REPLICA_OWNER_KEY } from '../data/storage-keys.ts';
-import { getSupabase } from '../data/supabase-client.ts';
 
 function storedUserIdIn(storage: Storage): string | undefined {
   for (let i = 0; i < storage.length; i++) {
@@ -33,18 +32,14 @@ export function storedMemberWithReplica(): string | undefined {
 }
 
 /**
- * Starts what a returning member's first screen needs, in parallel: the auth client (its chunk and the app
- * configuration: the session is restored from it), the replica (its chunk, the sync engine, the WASM and
- * opening the file) and, through `preload`, the code of the member layout and of the page at the address.
+ * Starts what a returning member's first screen needs, in parallel: the replica (its chunk, the sync
+ * engine, the WASM and opening the file) and, through `preload`, the code of the member layout and of the
+ * page at the address.
  * Does nothing for a visitor.
  */
 export function startMemberAreaEarly(preload: () => void): void {
   const userId = storedMemberWithReplica();
   if (!userId) return;
-  // First: the first screen (painted from its snapshot, decision 0093) waits for the restored session. The auth
-  // provider asks for the client only after React's first render, which on a cold launch came after the member
-  // area's modules (about 600 ms later on a two-core machine).
-  void getSupabase().catch(() => undefined);
   void import('../data/replica.tsx')
     .then((m) => m.openReplica(userId))
     .catch((e: unknown) => console.warn('[start] the replica could not open early', e));
