@@ -1,31 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryStorage } from './memory-storage.test-support.ts';
 import {
   clearScreenSnapshots,
   readScreenSnapshot,
   saveScreenSnapshot,
   SNAPSHOT_MAX_ROWS,
 } from './screen-snapshots.ts';
-
-class MemoryStorage {
-  private m = new Map<string, string>();
-  full = false;
-  get length() {
-    return this.m.size;
-  }
-  key(i: number) {
-    return [...this.m.keys()][i] ?? null;
-  }
-  getItem(k: string) {
-    return this.m.get(k) ?? null;
-  }
-  setItem(k: string, v: string) {
-    if (this.full) throw new DOMException('quota', 'QuotaExceededError');
-    this.m.set(k, v);
-  }
-  removeItem(k: string) {
-    this.m.delete(k);
-  }
-}
 
 describe('screen snapshots', () => {
   let storage: MemoryStorage;

@@ -4,6 +4,8 @@
 // written under the member's id, and read only for that member. The replica stays the only source of truth:
 // a screen shows a snapshot until its first query answers, and never decides anything from it.
 
+import { localStore, removeKeysWithPrefix } from './local-storage.ts';
+
 const PREFIX = 'heartsync.screen.';
 /** The most rows a snapshot keeps: more than a screen shows; the rest come with the replica. */
 export const SNAPSHOT_MAX_ROWS = 50;
@@ -13,19 +15,11 @@ interface StoredSnapshot {
   rows: unknown[];
 }
 
-function storage(): Storage | undefined {
-  try {
-    return window.localStorage;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Keeps the first SNAPSHOT_MAX_ROWS rows `screen` showed to `userId`. */
 export function saveScreenSnapshot(screen: string, userId: string, rows: readonly unknown[]): void {
   try {
     const stored: StoredSnapshot = { userId, rows: rows.slice(0, SNAPSHOT_MAX_ROWS) };
-    storage()?.setItem(PREFIX + screen, JSON.stringify(stored));
+    localStore()?.setItem(PREFIX + screen, JSON.stringify(stored));
   } catch {
     /* storage full or unavailable: the next start waits for the replica, as without a snapshot */
   }
@@ -36,7 +30,7 @@ export function readScreenSnapshot<T>(screen: string, userId: string): T[] | und
   if (!userId) return undefined;
   try {
     const stored = JSON.parse(
-      storage()?.getItem(PREFIX + screen) ?? 'null',
+      localStore()?.getItem(PREFIX + screen) ?? 'null',
     ) as Partial<StoredSnapshot> | null;
     return stored?.userId === userId && Array.isArray(stored.rows) ? (stored.rows as T[]) : undefined;
   } catch {
@@ -46,14 +40,5 @@ export function readScreenSnapshot<T>(screen: string, userId: string): T[] | und
 
 /** At sign-out, and when the replica is wiped for another member: every screen's snapshot goes. */
 export function clearScreenSnapshots(): void {
-  const s = storage();
-  if (!s) return;
-  try {
-    for (let i = s.length - 1; i >= 0; i--) {
-      const k = s.key(i);
-      if (k?.startsWith(PREFIX)) s.removeItem(k);
-    }
-  } catch {
-    /* storage unavailable: nothing was kept */
-  }
+  removeKeysWithPrefix(PREFIX);
 }

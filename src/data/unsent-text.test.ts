@@ -1,24 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearAllUnsentTexts, clearUnsentText, findUnsentText, keepUnsentText } from './unsent-text.ts';
-
-class MemoryStorage {
-  private m = new Map<string, string>();
-  get length() {
-    return this.m.size;
-  }
-  key(i: number) {
-    return [...this.m.keys()][i] ?? null;
-  }
-  getItem(k: string) {
-    return this.m.get(k) ?? null;
-  }
-  setItem(k: string, v: string) {
-    this.m.set(k, v);
-  }
-  removeItem(k: string) {
-    this.m.delete(k);
-  }
-}
+import { MemoryStorage } from './memory-storage.test-support.ts';
 
 describe('unsent text written through', () => {
   let storage: MemoryStorage;

@@ -3,6 +3,8 @@
 // after typing keeps it (the replica's write is asynchronous and may not land first). Cleared when the text
 // is sent and at sign-out, so the next person on the device sees nothing.
 
+import { localStore, removeKeysWithPrefix } from './local-storage.ts';
+
 const PREFIX = 'heartsync.unsent.';
 
 export interface UnsentText {
@@ -11,17 +13,9 @@ export interface UnsentText {
   at: number;
 }
 
-function storage(): Storage | undefined {
-  try {
-    return window.localStorage;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Keeps the text at once (an empty text clears it). */
 export function keepUnsentText(key: string, text: string): void {
-  const s = storage();
+  const s = localStore();
   try {
     if (text === '') s?.removeItem(PREFIX + key);
     else s?.setItem(PREFIX + key, JSON.stringify({ text, at: Date.now() } satisfies UnsentText));
@@ -32,7 +26,7 @@ export function keepUnsentText(key: string, text: string): void {
 
 export function findUnsentText(key: string): UnsentText | undefined {
   try {
-    const raw = storage()?.getItem(PREFIX + key);
+    const raw = localStore()?.getItem(PREFIX + key);
     if (!raw) return undefined;
     const v = JSON.parse(raw) as Partial<UnsentText>;
     return typeof v.text === 'string' && typeof v.at === 'number' ? { text: v.text, at: v.at } : undefined;
@@ -43,7 +37,7 @@ export function findUnsentText(key: string): UnsentText | undefined {
 
 export function clearUnsentText(key: string): void {
   try {
-    storage()?.removeItem(PREFIX + key);
+    localStore()?.removeItem(PREFIX + key);
   } catch {
     /* nothing kept */
   }
@@ -51,10 +45,5 @@ export function clearUnsentText(key: string): void {
 
 /** At sign-out: every unsent text of this device goes. */
 export function clearAllUnsentTexts(): void {
-  const s = storage();
-  if (!s) return;
-  for (let i = s.length - 1; i >= 0; i--) {
-    const k = s.key(i);
-    if (k?.startsWith(PREFIX)) s.removeItem(k);
-  }
+  removeKeysWithPrefix(PREFIX);
 }

@@ -3,19 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { deriveEntitlement, NO_SUBSCRIPTION } from '../domain/subscription.ts';
 import { CACHED_PLAN_KEY, publishEntitlement, readCachedPlan } from './use-entitlement.ts';
-
-class MemoryStorage {
-  private items = new Map<string, string>();
-  getItem(key: string) {
-    return this.items.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.items.set(key, value);
-  }
-  removeItem(key: string) {
-    this.items.delete(key);
-  }
-}
+import { MemoryStorage } from '../data/memory-storage.test-support.ts';
 
 const vip = deriveEntitlement({
   plan_id: 'vip',
