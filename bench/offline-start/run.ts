@@ -292,12 +292,14 @@ async function main() {
   let requestsWhileOffline = 0;
   let offline = false;
   const offlineUrls = new Map<string, number>();
+  // Which step of the bench each dropped request came in, so a stray one can be traced to its cause.
+  let phase = 'online';
   // Chromium's offline switch covers pages but not workers (the service worker's own fetches, the sync
   // engine's worker), so while offline the server also drops every connection unanswered, like no network.
   server.app.addHook('onRequest', async (req, reply) => {
     if (!offline) return;
     requestsWhileOffline++;
-    const key = `${req.method} ${req.url.split('?')[0] ?? ''}`;
+    const key = `${req.method} ${req.url.split('?')[0] ?? ''} (${phase})`;
     offlineUrls.set(key, (offlineUrls.get(key) ?? 0) + 1);
     reply.hijack();
     req.raw.socket.destroy();
@@ -342,21 +344,26 @@ async function main() {
     // Offline reloads in the open browser.
     await context.setOffline(true);
     offline = true;
+    phase = 'the first offline reload';
     await page.reload();
     await readStartTiming(page, matchCount); // the first offline start warms nothing the next ones need
+    phase = 'the reloads';
     const reloads: StartTiming[] = [];
     for (let i = 0; i < RELOADS; i++) {
       await page.reload();
       reloads.push(await readStartTiming(page, matchCount));
     }
     const traceFile = process.env['BENCH_TRACE'];
+    phase = 'the traced reload';
     if (traceFile) await traceStart(context, page, matchCount, traceFile, () => page.reload());
+    phase = 'closing the browser';
     await context.close();
     context = undefined;
 
     // Cold launches: a new browser process on the same profile each time, offline from the first request.
     const colds: StartTiming[] = [];
     for (let i = 0; i < COLD_LAUNCHES; i++) {
+      phase = 'the cold launches';
       const cold = await launchOffline(profile, origin);
       context = cold.context;
       await cold.page.goto('/match-list');
@@ -365,6 +372,7 @@ async function main() {
       context = undefined;
     }
     if (traceFile) {
+      phase = 'the traced cold launch';
       const cold = await launchOffline(profile, origin);
       context = cold.context;
       await traceStart(context, cold.page, matchCount, coldTraceFile(traceFile), () =>
@@ -385,8 +393,9 @@ async function main() {
     // that registers nothing after its first load got one about 1.5 s after each offline reload. The app asks
     // for one only online and once an hour (src/ui/update-prompt.tsx). A reload before it fires postpones it,
     // so its count varies from run to run (0 to 18 seen); a device without a network fails it locally.
-    const browserChecks = offlineUrls.get('GET /sw.js') ?? 0;
-    const appRequests = [...offlineUrls].filter(([k]) => k !== 'GET /sw.js');
+    const isUpdateCheck = (k: string) => k.startsWith('GET /sw.js ');
+    const browserChecks = [...offlineUrls].reduce((n, [k, c]) => n + (isUpdateCheck(k) ? c : 0), 0);
+    const appRequests = [...offlineUrls].filter(([k]) => !isUpdateCheck(k));
     console.log(
       `requests the server dropped while offline (workers are not covered by Chromium's offline switch):` +
         ` ${requestsWhileOffline - browserChecks} from the app` +
