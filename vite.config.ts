@@ -20,6 +20,32 @@ const LANDING_HTML = 'landing.html';
 const LANDING_START = 'landing-start';
 
 /**
+ * React Router's package exports only its development build, whose dev warnings stay on in production
+ * (remix-run/react-router#14102); its production copy is in the same package. The build resolves to that copy
+ * (decision 0095). When an upgrade no longer has it, the build says so rather than ship the development one.
+ */
+function reactRouterProductionBuild(): Plugin {
+  const dir = path.join(import.meta.dirname, 'node_modules/react-router/dist/production');
+  const files: Record<string, string> = { 'react-router': 'index.mjs', 'react-router/dom': 'dom-export.mjs' };
+  return {
+    name: 'heartsync:react-router-production',
+    apply: 'build',
+    // Before Vite's own resolution, which follows the package's exports.
+    enforce: 'pre',
+    resolveId(source) {
+      const file = files[source];
+      if (!file) return null;
+      const resolved = path.join(dir, file);
+      if (!fs.existsSync(resolved))
+        this.error(
+          `${resolved} is missing: check whether react-router still needs decision 0095's resolution`,
+        );
+      return resolved;
+    },
+  };
+}
+
+/**
  * Renders the landing (the real app tree at /, as a visitor sees it) into a copy of the built index.html,
  * so its text paints before any script runs; the app then hydrates it (src/main.tsx).
  */
@@ -143,6 +169,7 @@ const NO_FETCH_WHILE_OFFLINE = {
 
 export default defineConfig({
   plugins: [
+    reactRouterProductionBuild(),
     react(),
     tailwindcss(),
     prerenderLanding(),

@@ -40,3 +40,20 @@ test('the startup security check passes without a warning and nothing is blocked
   });
   expect(prevented).toBe(false);
 });
+
+test("the app's scripts hold React Router's production build, without its development warnings", async ({
+  request,
+}) => {
+  // The scripts the landing loads: its own entry, and the app's entry and preloads it adds after the first paint.
+  const html = await (await request.get('/')).text();
+  const scripts = [
+    ...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="([^"]+\.js)"/g),
+  ].map((m) => m[1]!);
+  const bodies = await Promise.all(scripts.map(async (src) => (await request.get(src)).text()));
+  // The router is there (an error message both builds keep)...
+  expect(bodies.some((b) => b.includes('may be used only in the context of a <Router> component'))).toBe(
+    true,
+  );
+  // ...and none of the warnings only its development build prints (decision 0095).
+  expect(scripts.filter((_, i) => bodies[i]!.includes('does not have an element or Component'))).toEqual([]);
+});
