@@ -103,6 +103,8 @@ test('two members: profile with a photo, discovery, like and like back, match po
   await expect(a.getByRole('option', { name: "It's complicated" })).toBeAttached();
   await expect(a.getByRole('option', { name: 'its-complicated' })).toHaveCount(0);
   await a.getByLabel('Bio').fill('Tea, trains and long walks.');
+  // The text stays in the field while the row changes under it (the photo's sync, useFollowRow).
+  await expect(a.getByLabel('Bio')).toHaveValue('Tea, trains and long walks.');
   await a.getByRole('button', { name: 'Save and continue' }).click();
   await expect(a.getByTestId('builder-step')).toHaveText('Step 4 of 6: Where you are');
   await a.reload();

@@ -39,7 +39,7 @@ export function PreferencesEditor({
     [row],
   );
   const [p, setP] = useState<PreferencesDraft>(synced);
-  const base = useFollowRow(synced, p, setP);
+  const base = useFollowRow(synced, setP);
   const [errors, setErrors] = useState<Errors>({});
   async function save() {
     const e = validatePreferences(p);

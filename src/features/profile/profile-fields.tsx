@@ -1,8 +1,9 @@
 // The profile screens' shared controls: labelled fields, check groups, selects with human labels, and the pending note.
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type Dispatch, type ReactNode, type SetStateAction } from 'react';
 import { useOnline } from '../../data/network.ts';
 import { useStatus } from '../../data/replica.tsx';
 import { getLabel } from '../../domain/labels.ts';
+import { followRow } from './follow-row.ts';
 
 export function Field({
   label,
@@ -124,8 +125,7 @@ export interface FollowedRow<T> {
  */
 export function useFollowRow<T>(
   synced: T,
-  value: T,
-  setValue: (v: T) => void,
+  setValue: Dispatch<SetStateAction<T>>,
   /** False while the row has not been read yet (synced is then the empty form). */
   rowRead = true,
 ): FollowedRow<T> {
@@ -133,15 +133,19 @@ export function useFollowRow<T>(
   const takenFromRow = useRef(rowRead);
   const syncedKey = JSON.stringify(synced);
   useEffect(() => {
-    if (JSON.stringify(value) === JSON.stringify(base.current)) {
-      setValue(synced);
-      base.taken = synced;
-    } else if (!takenFromRow.current && rowRead) {
-      // A form restored from this device (typed before a reload) is compared with the row once it is read.
-      base.taken = synced;
-    }
+    const previous = JSON.stringify(base.current);
+    // A form restored from this device (typed before a reload) is compared with the row once it is read.
+    const firstRead = !takenFromRow.current && rowRead;
     if (rowRead) takenFromRow.current = true;
     base.current = synced;
+    // Decided on the form as it is when React applies this, not as this render saw it: an edit typed between
+    // this render and its effect (React runs a pending effect just before the keystroke's own render) is
+    // already queued, and comparing the render's older form would replace the member's text with the row.
+    setValue((form) => {
+      const next = followRow(form, previous, synced, firstRead);
+      if (next.taken) base.taken = synced;
+      return next.form;
+    });
     // Only a change of the row matters here, not each keystroke.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [syncedKey, rowRead]);

@@ -123,7 +123,7 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
   const [restored] = useState(() => findUnsavedForm(unsavedKey, synced));
   const [form, setForm] = useState<ProfileForm>(restored ?? synced);
   // The row fills the form, and keeps it in step until the member edits it (then the member's text wins).
-  const base = useFollowRow(synced, form, setForm, row !== undefined);
+  const base = useFollowRow(synced, setForm, row !== undefined);
   // Every edit is written through to this device at once (a layout effect runs in the keystroke's own task),
   // so a reload or close right after typing keeps it; a form back at the saved version leaves nothing kept.
   useLayoutEffect(() => {

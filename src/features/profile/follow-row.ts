@@ -1,0 +1,16 @@
+// The rule by which a profile form follows its row on the device (useFollowRow in profile-fields.tsx).
+
+/**
+ * One step of useFollowRow, on the form as React applies it: a form still equal to the row's previous version
+ * (`previous`, as JSON) takes the row's new version; an edited one stays, and takes the row as its base only
+ * on the row's first read (a form restored from this device).
+ */
+export function followRow<T>(
+  form: T,
+  previous: string,
+  synced: T,
+  firstRead: boolean,
+): { form: T; taken: boolean } {
+  if (JSON.stringify(form) === previous) return { form: synced, taken: true };
+  return { form, taken: firstRead };
+}
