@@ -21,6 +21,7 @@ const MEASURED_SECONDS: Record<string, number> = {
   'accounts.spec.ts': 36,
   'agents.spec.ts': 21,
   'any-address.spec.ts': 9,
+  'app-shell.spec.ts': 1,
   'calls.spec.ts': 49,
   'deck-swipe.spec.ts': 14,
   'discovery-journeys.spec.ts': 35,
