@@ -73,7 +73,10 @@ export function PreferencesEditor({
             min={18}
             max={120}
             value={p.min_age}
-            onChange={(e) => setP({ ...p, min_age: Number(e.target.value) })}
+            onChange={(e) => {
+              const minAge = Number(e.target.value);
+              setP((f) => ({ ...f, min_age: minAge }));
+            }}
           />
         </Field>
         <Field label="Maximum age" error={errors['max_age']}>
@@ -83,7 +86,10 @@ export function PreferencesEditor({
             min={18}
             max={120}
             value={p.max_age}
-            onChange={(e) => setP({ ...p, max_age: Number(e.target.value) })}
+            onChange={(e) => {
+              const maxAge = Number(e.target.value);
+              setP((f) => ({ ...f, max_age: maxAge }));
+            }}
           />
         </Field>
       </div>
@@ -91,13 +97,13 @@ export function PreferencesEditor({
         legend="Show me (none means everyone)"
         options={GENDER_OPTIONS}
         value={p.genders}
-        onChange={(genders) => setP({ ...p, genders })}
+        onChange={(genders) => setP((f) => ({ ...f, genders }))}
         error={errors['genders']}
       />
       <Field label="Maximum distance" error={errors['max_distance_band']}>
         <Select
           value={p.max_distance_band}
-          onChange={(v) => setP({ ...p, max_distance_band: v })}
+          onChange={(v) => setP((f) => ({ ...f, max_distance_band: v }))}
           options={DISTANCE_BANDS}
         />
       </Field>
@@ -105,7 +111,7 @@ export function PreferencesEditor({
         legend="Relationship goals (none means any)"
         options={GOAL_OPTIONS}
         value={p.relationship_goals}
-        onChange={(relationship_goals) => setP({ ...p, relationship_goals })}
+        onChange={(relationship_goals) => setP((f) => ({ ...f, relationship_goals }))}
         error={errors['relationship_goals']}
       />
       {errors['form'] && (

@@ -122,6 +122,9 @@ export interface FollowedRow<T> {
 /**
  * Keeps a form in step with its row on the device (the first sync, the server's version, a refused write
  * rolled back) as long as the member has not edited it since. The caller moves both marks on save.
+ * Edits must go through updaters (`setValue((form) => ...)`): React may apply a row change queued before a
+ * keystroke after it, and an edit built on the form its handler saw would then drop the row's new version
+ * while `taken` already names it.
  */
 export function useFollowRow<T>(
   synced: T,
