@@ -49,6 +49,10 @@ export function loadOrCreateSigner(dataDir: string): SignedUrlSigner {
         const { payload } = await jose.jwtVerify(token, secret, {
           algorithms: ['HS256'],
           audience: AUDIENCE,
+          // exp is the signing second plus the seconds asked, and verification compares whole seconds: a URL
+          // signed late in a second would work for only N - 1 seconds and a bit. The second it was signed
+          // in is given back, so a URL works for at least the N seconds asked and less than N + 1.
+          clockTolerance: 1,
         });
         if (payload['url'] !== `${bucket}/${name}` || typeof payload['v'] !== 'string') return undefined;
         const member = payload['m'];
