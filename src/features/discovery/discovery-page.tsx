@@ -191,10 +191,11 @@ function Card({ row }: { row: DeckRow }) {
       data-member-id={row.id}
     >
       <div className="relative">
+        {/* At most 60% of the screen's height: on a laptop the name on the photo stays above the actions. */}
         <MemberPhoto
           path={photos[shown]}
           alt={`Photo of ${name}`}
-          className="aspect-square w-full object-cover"
+          className="aspect-square max-h-[60dvh] w-full object-cover"
         />
         {photos.length > 1 && (
           <>
@@ -214,7 +215,7 @@ function Card({ row }: { row: DeckRow }) {
           </>
         )}
         {photos.length > 1 && (
-          <div className="absolute inset-x-0 bottom-2 flex justify-center gap-1">
+          <div className="absolute inset-x-0 top-2 flex justify-center gap-1">
             {photos.map((p, i) => (
               <button
                 key={p}
@@ -227,16 +228,19 @@ function Card({ row }: { row: DeckRow }) {
             ))}
           </div>
         )}
+        {/* Who it is, on the photo as in every dating app; taps pass through to the photo's buttons. */}
+        <div className="pointer-events-none absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/75 via-black/40 to-transparent p-4 pt-16 text-white">
+          <h2 className="text-2xl font-bold [text-shadow:0_1px_2px_rgb(0_0_0/0.5)]">
+            {name}
+            {row.age ? `, ${row.age}` : ''}
+          </h2>
+          <p className="text-sm text-white/90">
+            {[row.city, distance].filter(Boolean).join(' · ')}
+            {row.career ? ` · ${row.career}` : ''}
+          </p>
+        </div>
       </div>
       <div className="space-y-2 p-4">
-        <h2 className="text-2xl font-bold">
-          {name}
-          {row.age ? `, ${row.age}` : ''}
-        </h2>
-        <p className="text-sm text-muted">
-          {[row.city, distance].filter(Boolean).join(' · ')}
-          {row.career ? ` · ${row.career}` : ''}
-        </p>
         {row.compatibility_score !== null && (
           <p className="font-semibold text-primary">{row.compatibility_score}% compatible</p>
         )}
