@@ -277,25 +277,47 @@ describe.each(getDatabaseKinds())('discovery above the scored-pool cap on %s', (
     );
   });
 
-  // 0135: a band of 100 grid points or more first reads the members active within the last week, and uses them
-  // when they fill the pool. The deck must not tell: with the whole community active this week (the first pass
-  // fills the pool) and with half of it (it does not, the whole band is read), it is the brute-force ranking.
-  it("a wide band's first pass over the last week gives the same deck as reading the whole band", async () => {
+  // 0135, 0140: a band of 100 grid points or more reads the members active within the last week first, then,
+  // when they do not fill the pool, a window stretched from what the week gave, then everything older. The
+  // deck must not tell: it is the brute-force ranking whichever window fills the pool (the week; the second
+  // window; none, so everything is read; a week too thin to stretch from, so everything after it is read).
+  it("a wide band's windows of recent activity give the same deck as reading the whole band", async () => {
     const gone = new Set([...skipped, ...liked].map((m) => m.id));
     const seen = (m: Generated) => (m.showOnline && m.lastSeen ? Date.parse(m.lastSeen) : null);
     const minute = 60_000;
     const now = Date.now();
     const rng = createRandom(20261128);
     try {
-      for (const recentShare of [1, 0.5]) {
+      const day = 24 * 60;
+      const cases = [
+        { recentShare: 1, olderFrom: 9 * day, olderSpan: 30 * day, neverSeen: 0, fills: 'the week' },
+        { recentShare: 0.5, olderFrom: 9 * day, olderSpan: 30 * day, neverSeen: 3, fills: 'everything' },
+        {
+          recentShare: 0.5,
+          olderFrom: 8 * day,
+          olderSpan: 4 * day,
+          neverSeen: 0,
+          fills: 'the second window',
+        },
+        {
+          recentShare: 0.05,
+          olderFrom: 8 * day,
+          olderSpan: 4 * day,
+          neverSeen: 3,
+          fills: 'everything after the week',
+        },
+      ];
+      // (neverSeen: every nth of the older members was never seen, so the pool ends with never-seen members)
+      for (const { recentShare, olderFrom, olderSpan, neverSeen, fills } of cases) {
         // The viewer's position and preferences stay; only when the others were last active changes.
         const moved = others.map((m, i) => ({
           ...m,
-          lastSeen: new Date(
+          lastSeen:
             i < others.length * recentShare
-              ? now - (60 + rng(6 * 24 * 60)) * minute
-              : now - (9 * 24 * 60 + rng(30 * 24 * 60)) * minute,
-          ).toISOString(),
+              ? new Date(now - (60 + rng(6 * 24 * 60)) * minute).toISOString()
+              : neverSeen > 0 && i % neverSeen === 0
+                ? null
+                : new Date(now - (olderFrom + rng(olderSpan)) * minute).toISOString(),
         }));
         await db.query(
           `update public.profiles p set last_seen = x.seen
@@ -304,8 +326,25 @@ describe.each(getDatabaseKinds())('discovery above the scored-pool cap on %s', (
         );
         const eligible = [...moved].sort(byRecency).filter((m) => !gone.has(m.id));
         const thisWeek = eligible.filter((m) => Date.parse(m.lastSeen!) > now - 7 * 24 * 60 * minute);
-        // The first pass fills the pool in the first round only.
-        expect(thisWeek.length >= POOL_CAP).toBe(recentShare === 1);
+        const seenEligible = eligible.filter((m) => m.lastSeen !== null);
+        // Where some were never seen, the pool reaches them.
+        expect(seenEligible.length < POOL_CAP).toBe(neverSeen > 0);
+        // Which window fills the pool: the week; the second (twice the week per pool over what the week
+        // gave, when it gave at least an eighth of the pool); none.
+        const second =
+          thisWeek.length * 8 >= POOL_CAP
+            ? now - (7 * day * minute * 2 * POOL_CAP) / thisWeek.length
+            : Number.POSITIVE_INFINITY;
+        const byTheSecond = eligible.filter((m) => Date.parse(m.lastSeen!) >= second);
+        expect(
+          thisWeek.length >= POOL_CAP
+            ? 'the week'
+            : byTheSecond.length >= POOL_CAP
+              ? 'the second window'
+              : thisWeek.length * 8 >= POOL_CAP
+                ? 'everything'
+                : 'everything after the week',
+        ).toBe(fills);
         const ranked = eligible
           .slice(0, POOL_CAP)
           .map((m) => ({ m, score: computeCompatibility(viewer, m).score }))
@@ -323,7 +362,7 @@ describe.each(getDatabaseKinds())('discovery above the scored-pool cap on %s', (
         );
         expect(
           deck.rows.map((r) => [r.id, r.compatibility_score]),
-          `recent share ${recentShare}`,
+          `${fills} fills the pool`,
         ).toEqual(ranked.slice(0, 100).map((e) => [e.m.id, e.score]));
       }
     } finally {
