@@ -61,6 +61,7 @@ import {
   type MessageRow,
 } from './messages-data.ts';
 import { useTyping } from './use-typing.ts';
+import { formatMessageTime } from './message-time.ts';
 import { isOnline } from '../../data/network.ts';
 
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
@@ -74,11 +75,6 @@ function firstPhoto(photos: string | null): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function formatTime(at: string): string {
-  const d = new Date(at.includes('T') || at.endsWith('Z') ? at : `${at.replace(' ', 'T')}`);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 }
 
 function ConversationList({
@@ -218,7 +214,7 @@ function CallCard({ m, type, me }: { m: MessageRow; type: CallMessageType; me: s
         <Icon aria-hidden="true" className="size-4" />
         <span>{card.title}</span>
         <time dateTime={m.created_at ?? undefined} className="text-xs text-muted">
-          {formatTime(m.created_at)}
+          {formatMessageTime(m.created_at)}
         </time>
       </div>
     </li>
@@ -272,7 +268,7 @@ function Bubble({ m, mine, pending }: { m: MessageRow; mine: boolean; pending: b
           </p>
         )}
         <p className="mt-1 text-right text-xs">
-          <time dateTime={m.created_at ?? undefined}>{formatTime(m.created_at)}</time>
+          <time dateTime={m.created_at ?? undefined}>{formatMessageTime(m.created_at)}</time>
           {mine && <span className="ml-2 message-status">{statusLabel(m, pending)}</span>}
         </p>
       </div>

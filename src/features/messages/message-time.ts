@@ -1,0 +1,34 @@
+// When a message was sent, as a chat shows it beside the message.
+
+/** A timestamp from the replica (`2026-11-30 06:45:00Z`) or the server (`2026-11-30T06:45:00+00:00`). */
+export function parseMessageTime(at: string): Date | undefined {
+  const d = new Date(at.includes('T') || at.endsWith('Z') ? at : at.replace(' ', 'T'));
+  return Number.isNaN(d.getTime()) ? undefined : d;
+}
+
+function startOfDay(d: Date): number {
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+}
+
+/**
+ * The time for today's messages; "Yesterday" and the time; the weekday and the time within the last week; the
+ * day and month (and the year, when it is not this year's) before that. A conversation read days later shows
+ * when each message was written, not only the hour (every message read "05:25 AM", a day old or not).
+ * `locale` is for tests; the member's own locale otherwise.
+ */
+export function formatMessageTime(at: string, now: Date = new Date(), locale?: string): string {
+  const d = parseMessageTime(at);
+  if (!d) return '';
+  const time = d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
+  // Whole calendar days between the two, in the member's own time zone (a day with a clock change is 23 or 25 h).
+  const days = Math.round((startOfDay(now) - startOfDay(d)) / 86_400_000);
+  if (days <= 0) return time;
+  if (days === 1) return `Yesterday, ${time}`;
+  if (days < 7) return `${d.toLocaleDateString(locale, { weekday: 'short' })}, ${time}`;
+  const date = d.toLocaleDateString(locale, {
+    day: 'numeric',
+    month: 'short',
+    ...(d.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }),
+  });
+  return `${date}, ${time}`;
+}
