@@ -18,6 +18,18 @@ export const DEMO_MEMBER_COUNT = 240;
 export const DEMO_PHOTOS_PER_MEMBER = 2;
 /** How many synthetic members have already liked the demo account, so Likes is not empty. */
 export const DEMO_LIKERS = 12;
+/** How many of them the demo account has liked back, so Matches and Messages are not empty either. */
+export const DEMO_MATCHES = 2;
+/** The first match's conversation so far: who wrote (the match or the demo account), how long ago. */
+export const DEMO_CONVERSATION: readonly { from: 'match' | 'demo'; text: string; minutesAgo: number }[] = [
+  { from: 'match', text: 'Hi! I read that you love cooking. What is your best dish?', minutesAgo: 26 * 60 },
+  { from: 'demo', text: 'Probably my shakshuka, for a slow Sunday. And yours?', minutesAgo: 25 * 60 },
+  {
+    from: 'match',
+    text: 'Risotto, stirred slowly with music on. Someone will have to judge it one day.',
+    minutesAgo: 40,
+  },
+];
 const CREDENTIALS_FILE = 'demo-account.json';
 const AVATAR_SIZE = 640;
 const PHOTO_BUCKET = 'profile-photos';
@@ -67,6 +79,7 @@ export async function seedDemoCommunity(db: Database, options: DemoSeedOptions):
       await insertPreferences(tx, ids, members);
       await insertAnswers(tx, ids);
       await insertLikes(tx, ids.slice(0, DEMO_LIKERS), demoId);
+      await insertMatches(tx, ids.slice(0, DEMO_MATCHES), demoId);
     });
   } catch (e) {
     await Promise.all(placed.map((f) => store.remove(f.bucket, f.version).catch(() => {})));
@@ -313,6 +326,55 @@ async function insertLikes(tx: Queryable, likers: string[], demoId: string) {
     `insert into public.user_interactions (user_id, target_id, interaction_type)
      select l, $2::uuid, 'like' from unnest($1::uuid[]) as l`,
     [likers, demoId],
+  );
+}
+
+/**
+ * The demo account likes its first likers back; the SQL rules make the matches and their conversations, as for
+ * any member. The first match has started talking: the last message is unread, so Messages shows a badge.
+ */
+async function insertMatches(tx: Queryable, matched: string[], demoId: string) {
+  await tx.query(
+    `insert into public.user_interactions (user_id, target_id, interaction_type)
+     select $1::uuid, m, 'like' from unnest($2::uuid[]) as m`,
+    [demoId, matched],
+  );
+  // Matched two days ago, so the conversation's times read naturally.
+  await tx.query(
+    `update public.matches set created_at = now() - interval '2 days'
+     where user_id_1 = any ($1::uuid[]) or user_id_2 = any ($1::uuid[])`,
+    [matched],
+  );
+  const partner = matched[0];
+  if (!partner) return;
+  const rows = DEMO_CONVERSATION.map((m, i) => ({
+    id: crypto.randomUUID(),
+    sender: m.from === 'demo' ? demoId : partner,
+    recipient: m.from === 'demo' ? partner : demoId,
+    text: m.text,
+    minutes_ago: m.minutesAgo,
+    // Every message before the last has been read (each was answered); the last waits for the demo account.
+    status: i < DEMO_CONVERSATION.length - 1 ? 'read' : 'sent',
+  }));
+  await tx.query(
+    `insert into public.messages (id, conversation_id, sender_id, recipient_id, content)
+     select x.id, c.id, x.sender, x.recipient, x.text
+     from jsonb_to_recordset($1::jsonb) as x(id uuid, sender uuid, recipient uuid, text text)
+     join public.conversations c
+       on c.participant1_id = least(x.sender, x.recipient) and c.participant2_id = greatest(x.sender, x.recipient)`,
+    [JSON.stringify(rows)],
+  );
+  // Written now (the insert rules stamp the time), dated as the conversation went.
+  await tx.query(
+    `update public.messages m set created_at = now() - x.minutes_ago * interval '1 minute', status = x.status
+     from jsonb_to_recordset($1::jsonb) as x(id uuid, minutes_ago int, status text) where m.id = x.id`,
+    [JSON.stringify(rows)],
+  );
+  await tx.query(
+    `update public.conversations c set created_at = now() - interval '2 days',
+       last_message_at = (select max(m.created_at) from public.messages m where m.conversation_id = c.id)
+     where c.participant1_id = any ($1::uuid[]) or c.participant2_id = any ($1::uuid[])`,
+    [matched],
   );
 }
 

@@ -1,8 +1,10 @@
 // The demo community: seeds an empty database, the demo account signs in and sees likes and a deck, and a second run changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DEMO_CONVERSATION,
   DEMO_EMAIL,
   DEMO_LIKERS,
+  DEMO_MATCHES,
   DEMO_MEMBER_COUNT,
   DEMO_PHOTOS_PER_MEMBER,
   seedDemoCommunity,
@@ -67,7 +69,8 @@ describe.each(getDatabaseKinds())('demo community on %s', (kind) => {
 
     const likes = await client.rpc('get_received_likes', { limit_count: 20, offset_count: 0 });
     expect(likes.error).toBeNull();
-    expect(likes.data).toHaveLength(DEMO_LIKERS);
+    // The likers not liked back yet; the others are matches already.
+    expect(likes.data).toHaveLength(DEMO_LIKERS - DEMO_MATCHES);
 
     const deck = await client.rpc('get_discovery_candidates', { limit_count: 20 });
     expect(deck.error).toBeNull();
@@ -89,7 +92,40 @@ describe.each(getDatabaseKinds())('demo community on %s', (kind) => {
       .insert({ user_id: me, target_id: liker, interaction_type: 'like' });
     expect(back.error).toBeNull();
     const matches = await client.from('matches').select('id');
-    expect(matches.data).toHaveLength(1);
+    expect(matches.data).toHaveLength(DEMO_MATCHES + 1);
+  });
+
+  it('gives the demo account matches and a conversation waiting for its answer', async () => {
+    const client = createAnonClient(t);
+    const { data } = await client.auth.signInWithPassword({ email: DEMO_EMAIL, password: first.password! });
+    const me = data.user!.id;
+    const conversations = await client
+      .from('conversations')
+      .select('id, match_id, last_message_at')
+      .order('last_message_at', { ascending: false, nullsFirst: false });
+    expect(conversations.error).toBeNull();
+    // One per match (the one the test above made included); the first has the seeded messages.
+    expect(conversations.data).toHaveLength(DEMO_MATCHES + 1);
+    const talk = conversations.data![0]!;
+    expect(talk.match_id).not.toBeNull();
+    const messages = await client
+      .from('messages')
+      .select('sender_id, recipient_id, content, status, created_at')
+      .eq('conversation_id', talk.id)
+      .order('created_at');
+    expect(messages.error).toBeNull();
+    const rows = messages.data!;
+    expect(rows.map((m) => m.content)).toEqual(DEMO_CONVERSATION.map((m) => m.text));
+    expect(rows.map((m) => (m.sender_id === me ? 'demo' : 'match'))).toEqual(
+      DEMO_CONVERSATION.map((m) => m.from),
+    );
+    // Dated as the conversation went, the last one the conversation's latest and not read yet.
+    const times = rows.map((m) => Date.parse(m.created_at));
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    expect(new Set(times).size).toBe(times.length);
+    expect(Date.parse(talk.last_message_at!)).toBe(times[times.length - 1]);
+    expect(rows.map((m) => m.status)).toEqual(['read', 'read', 'sent']);
+    expect(rows[rows.length - 1]!.recipient_id).toBe(me);
   });
 
   it('a new member in a big city (Berlin, Shanghai) with a 10-25 km band finds people nearby', async () => {
