@@ -224,15 +224,40 @@ test('two members: profile with a photo, discovery, like and like back, match po
   await a.goto('/match-list');
   await expect(a.getByTestId('match-row').filter({ hasText: 'Bruno' })).toBeVisible({ timeout: 20_000 });
   await expectNoSeriousA11yViolations(a);
-  // On a new device the replica starts empty and the match arrives with the first sync: it is listed, and it is
-  // not news, so no popup (the popup's own query may lag the list's a moment: a second to show it, were it wrong).
-  const a2 = await newMemberPage(browser, baseURL!);
+  // On a new device (a phone) the replica starts empty and the match arrives with the first sync: it is listed,
+  // and it is not news, so no popup (the popup's own query may lag the list's a moment: a second to show it,
+  // were it wrong).
+  const phone = await browser.newContext({ baseURL: baseURL!, viewport: { width: 390, height: 844 } });
+  const a2 = await phone.newPage();
+  await acceptNecessaryCookies(a2);
   await signIn(a2, emailA);
   await a2.goto('/match-list');
-  await expect(a2.getByTestId('match-row').filter({ hasText: 'Bruno' })).toBeVisible({ timeout: 30_000 });
+  const row2 = a2.getByTestId('match-row').filter({ hasText: 'Bruno' });
+  await expect(row2).toBeVisible({ timeout: 30_000 });
   await a2.waitForTimeout(1_000);
   await expect(a2.getByText("It's a Match!")).toHaveCount(0);
-  await a2.context().close();
+  // On a phone the row's actions fit its width: Message, the calls, and a More menu for Unmatch and Report,
+  // which closes on Escape.
+  const rowBox = (await row2.boundingBox())!;
+  for (const action of [
+    row2.getByRole('link', { name: 'Message' }),
+    row2.getByRole('button', { name: 'More actions' }),
+  ]) {
+    const box = (await action.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(rowBox.x + rowBox.width);
+  }
+  await expect(row2.getByRole('button', { name: 'Unmatch' })).toBeHidden();
+  await row2.getByRole('button', { name: 'More actions' }).click();
+  const more = a2.getByRole('menu', { name: 'More actions for Bruno' });
+  await expect(more.getByRole('menuitem')).toHaveText(['Unmatch', 'Report']);
+  await expectNoSeriousA11yViolations(a2);
+  await a2.keyboard.press('Escape');
+  await expect(more).toHaveCount(0);
+  // Message opens the conversation with that match, not the inbox.
+  await row2.getByRole('link', { name: 'Message' }).click();
+  await expect(a2).toHaveURL(/\/messages\?c=[0-9a-f-]{36}$/);
+  await expect(a2.getByRole('heading', { name: 'Bruno', level: 2 })).toBeVisible();
+  await phone.close();
   await a.goto('/profile');
   await expect(a.getByRole('heading', { name: 'My Profile' })).toBeVisible();
   await expectNoSeriousA11yViolations(a);

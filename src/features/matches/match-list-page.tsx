@@ -3,12 +3,14 @@
 // screen snapshot (decision 0093), then the replica's rows replace them; every action works on either.
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { Flag, HeartOff, MessageCircle } from 'lucide-react';
 import { CallButtons } from '../calls/call-buttons.tsx';
 import { useAuth } from '../../session/auth-context.tsx';
 import { markStart } from '../../session/pwa-start-marks.ts';
 import { openReplica, useReplicaOpening } from '../../data/replica.tsx';
 import { readScreenSnapshot, saveScreenSnapshot } from '../../data/screen-snapshots.ts';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { MoreMenu } from '../../ui/more-menu.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
@@ -68,7 +70,7 @@ export default function MatchListPage() {
       )}
       <ul className="mt-6 space-y-3">
         {matches?.map((m) => (
-          <li key={m.id} className="card flex items-center gap-4" data-testid="match-row">
+          <li key={m.id} className="card flex flex-wrap items-center gap-x-4 gap-y-3" data-testid="match-row">
             <MemberPhoto
               path={parseList(m.photos)[0]}
               alt={`Photo of ${m.name ?? 'your match'}`}
@@ -82,24 +84,44 @@ export default function MatchListPage() {
               <OnlineIndicator userId={m.other_id} />
               <p className="truncate text-sm text-muted">{m.last_message ?? 'Say hello!'}</p>
             </div>
-            <div className="flex flex-col gap-1 sm:flex-row">
-              <Link to="/messages" className="btn-primary">
+            {/* On a phone the actions take their own line under the member (Message widest, the rarer ones in
+                the More menu); on a wider screen they sit beside the member, every one in words. */}
+            <div className="flex w-full items-center gap-1 sm:w-auto">
+              <Link
+                to={m.conversation_id ? `/messages?c=${m.conversation_id}` : '/messages'}
+                className="btn-primary flex-1 sm:flex-none"
+              >
+                <MessageCircle aria-hidden="true" className="size-4" />
                 Message
               </Link>
-              <span className="flex justify-center">
-                <CallButtons
-                  me={me}
-                  otherId={m.other_id}
-                  otherName={m.name ?? 'your match'}
-                  otherPhoto={parseList(m.photos)[0]}
-                />
-              </span>
-              <button type="button" className="btn-secondary" onClick={() => setConfirming(m)}>
+              <CallButtons
+                me={me}
+                otherId={m.other_id}
+                otherName={m.name ?? 'your match'}
+                otherPhoto={parseList(m.photos)[0]}
+              />
+              <button
+                type="button"
+                className="btn-secondary hidden md:inline-flex"
+                onClick={() => setConfirming(m)}
+              >
                 Unmatch
               </button>
-              <button type="button" className="btn-ghost" onClick={() => setReporting(m)}>
+              <button
+                type="button"
+                className="btn-ghost hidden md:inline-flex"
+                onClick={() => setReporting(m)}
+              >
                 Report
               </button>
+              <MoreMenu
+                className="md:hidden"
+                label={`More actions for ${m.name ?? 'this member'}`}
+                items={[
+                  { icon: HeartOff, label: 'Unmatch', onSelect: () => setConfirming(m) },
+                  { icon: Flag, label: 'Report', onSelect: () => setReporting(m) },
+                ]}
+              />
             </div>
           </li>
         ))}

@@ -1,18 +1,7 @@
 // /messages: the conversation list (last message, unread, online) and the open thread, all from the local replica.
 import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import {
-  ArrowLeft,
-  Ban,
-  EllipsisVertical,
-  Flag,
-  ImagePlus,
-  Phone,
-  PhoneMissed,
-  Sparkles,
-  Video,
-  type LucideIcon,
-} from 'lucide-react';
+import { ArrowLeft, Ban, Flag, ImagePlus, Phone, PhoneMissed, Sparkles, Video } from 'lucide-react';
 import { useQuery as useTanstackQuery } from '@tanstack/react-query';
 import { useAuth } from '../../session/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
@@ -35,7 +24,7 @@ import { GameInviteCard, PlayGameButton } from '../games/game-thread-parts.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
-import { useDismiss } from '../../ui/use-dismiss.ts';
+import { MoreMenu } from '../../ui/more-menu.tsx';
 import { useOfflineNotice } from '../../ui/use-offline-notice.ts';
 import {
   findClosedReason,
@@ -222,30 +211,6 @@ function CallCard({ m, type, me }: { m: MessageRow; type: CallMessageType; me: s
 }
 
 /** One entry of a header menu: an icon and its word. */
-function MenuItem({
-  icon: Icon,
-  label,
-  onSelect,
-}: {
-  icon: LucideIcon;
-  label: string;
-  onSelect: () => void;
-}) {
-  return (
-    <li role="none">
-      <button
-        type="button"
-        role="menuitem"
-        className="flex w-full items-center gap-2 rounded px-3 py-2 text-left hover:bg-subtle"
-        onClick={onSelect}
-      >
-        <Icon aria-hidden="true" className="size-4" />
-        {label}
-      </button>
-    </li>
-  );
-}
-
 function Bubble({ m, mine, pending }: { m: MessageRow; mine: boolean; pending: boolean }) {
   return (
     <li
@@ -292,9 +257,6 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
   const sendWhenLoaded = useRef(false);
   const [reporting, setReporting] = useState(false);
   const [confirmingBlock, setConfirmingBlock] = useState(false);
-  const [moreOpen, setMoreOpen] = useState(false);
-  const moreRef = useRef<HTMLDivElement>(null);
-  useDismiss(moreOpen, () => setMoreOpen(false), moreRef);
   const [uploading, setUploading] = useState(false);
   const endRef = useRef<HTMLLIElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
@@ -543,42 +505,14 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
             >
               Block
             </button>
-            <div ref={moreRef} className="relative md:hidden">
-              <button
-                type="button"
-                className="btn-ghost px-2"
-                aria-haspopup="menu"
-                aria-expanded={moreOpen}
-                onClick={() => setMoreOpen((o) => !o)}
-              >
-                <EllipsisVertical aria-hidden="true" className="size-5" />
-                <span className="sr-only">More actions</span>
-              </button>
-              {moreOpen && (
-                <ul
-                  role="menu"
-                  aria-label={`More actions for ${name}`}
-                  className="absolute right-0 z-40 mt-1 w-44 rounded-lg border border-border bg-card p-1 text-fg shadow-lg"
-                >
-                  <MenuItem
-                    icon={Flag}
-                    label="Report"
-                    onSelect={() => {
-                      setMoreOpen(false);
-                      setReporting(true);
-                    }}
-                  />
-                  <MenuItem
-                    icon={Ban}
-                    label="Block"
-                    onSelect={() => {
-                      setMoreOpen(false);
-                      setConfirmingBlock(true);
-                    }}
-                  />
-                </ul>
-              )}
-            </div>
+            <MoreMenu
+              className="md:hidden"
+              label={`More actions for ${name}`}
+              items={[
+                { icon: Flag, label: 'Report', onSelect: () => setReporting(true) },
+                { icon: Ban, label: 'Block', onSelect: () => setConfirmingBlock(true) },
+              ]}
+            />
           </div>
         )}
       </header>
