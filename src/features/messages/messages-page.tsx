@@ -25,6 +25,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { MoreMenu } from '../../ui/more-menu.tsx';
+import { formatTimeLabel } from '../../ui/time-label.ts';
 import { useOfflineNotice } from '../../ui/use-offline-notice.ts';
 import {
   findClosedReason,
@@ -50,7 +51,6 @@ import {
   type MessageRow,
 } from './messages-data.ts';
 import { useTyping } from './use-typing.ts';
-import { formatMessageTime } from './message-time.ts';
 import { isOnline } from '../../data/network.ts';
 
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
@@ -203,7 +203,7 @@ function CallCard({ m, type, me }: { m: MessageRow; type: CallMessageType; me: s
         <Icon aria-hidden="true" className="size-4" />
         <span>{card.title}</span>
         <time dateTime={m.created_at ?? undefined} className="text-xs text-muted">
-          {formatMessageTime(m.created_at)}
+          {formatTimeLabel(m.created_at)}
         </time>
       </div>
     </li>
@@ -233,7 +233,7 @@ function Bubble({ m, mine, pending }: { m: MessageRow; mine: boolean; pending: b
           </p>
         )}
         <p className="mt-1 text-right text-xs">
-          <time dateTime={m.created_at ?? undefined}>{formatMessageTime(m.created_at)}</time>
+          <time dateTime={m.created_at ?? undefined}>{formatTimeLabel(m.created_at)}</time>
           {mine && <span className="ml-2 message-status">{statusLabel(m, pending)}</span>}
         </p>
       </div>

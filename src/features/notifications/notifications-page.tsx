@@ -3,6 +3,7 @@
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
 import { useReplica } from '../../data/replica.tsx';
+import { formatTimeLabel } from '../../ui/time-label.ts';
 import {
   getNotificationLink,
   groupNotifications,
@@ -70,7 +71,9 @@ export default function NotificationsPage() {
                   {title}
                 </span>
                 {n.body && <span className="block text-sm text-muted">{n.body}</span>}
-                <span className="block text-xs text-muted">{new Date(n.created_at).toLocaleString()}</span>
+                <time dateTime={n.created_at} className="block text-xs text-muted">
+                  {formatTimeLabel(n.created_at)}
+                </time>
               </Link>
               {isUnread && (
                 <button

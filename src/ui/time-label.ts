@@ -1,7 +1,7 @@
-// When a message was sent, as a chat shows it beside the message.
+// When something happened, as a chat or a list of notifications shows it: the hour today, the day before it otherwise.
 
 /** A timestamp from the replica (`2026-11-30 06:45:00Z`) or the server (`2026-11-30T06:45:00+00:00`). */
-export function parseMessageTime(at: string): Date | undefined {
+export function parseTimestamp(at: string): Date | undefined {
   const d = new Date(at.includes('T') || at.endsWith('Z') ? at : at.replace(' ', 'T'));
   return Number.isNaN(d.getTime()) ? undefined : d;
 }
@@ -13,11 +13,12 @@ function startOfDay(d: Date): number {
 /**
  * The time for today's messages; "Yesterday" and the time; the weekday and the time within the last week; the
  * day and month (and the year, when it is not this year's) before that. A conversation read days later shows
- * when each message was written, not only the hour (every message read "05:25 AM", a day old or not).
+ * when each message was written, not only the hour (every message read "05:25 AM", a day old or not), and a
+ * notification says when in the same words (it showed "11/30/2026, 8:08:08 AM").
  * `locale` is for tests; the member's own locale otherwise.
  */
-export function formatMessageTime(at: string, now: Date = new Date(), locale?: string): string {
-  const d = parseMessageTime(at);
+export function formatTimeLabel(at: string, now: Date = new Date(), locale?: string): string {
+  const d = parseTimestamp(at);
   if (!d) return '';
   const time = d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
   // Whole calendar days between the two, in the member's own time zone (a day with a clock change is 23 or 25 h).
