@@ -370,6 +370,21 @@ async function insertMatches(tx: Queryable, matched: string[], demoId: string) {
      from jsonb_to_recordset($1::jsonb) as x(id uuid, minutes_ago int, status text) where m.id = x.id`,
     [JSON.stringify(rows)],
   );
+  // Their notifications (and the matches') say when, as the messages do; a message answered was read.
+  await tx.query(
+    `update public.notifications n set created_at = m.created_at,
+       read_at = case when m.status = 'read' then m.created_at end
+     from public.messages m
+     where n.type = 'message' and n.data->>'message_id' = m.id::text and m.id = any ($1::uuid[])`,
+    [rows.map((r) => r.id)],
+  );
+  await tx.query(
+    `update public.notifications n set created_at = mt.created_at
+     from public.matches mt
+     where n.type = 'match' and n.data->>'match_id' = mt.id::text
+       and (mt.user_id_1 = any ($1::uuid[]) or mt.user_id_2 = any ($1::uuid[]))`,
+    [matched],
+  );
   await tx.query(
     `update public.conversations c set created_at = now() - interval '2 days',
        last_message_at = (select max(m.created_at) from public.messages m where m.conversation_id = c.id)

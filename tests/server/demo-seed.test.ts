@@ -126,6 +126,24 @@ describe.each(getDatabaseKinds())('demo community on %s', (kind) => {
     expect(Date.parse(talk.last_message_at!)).toBe(times[times.length - 1]);
     expect(rows.map((m) => m.status)).toEqual(['read', 'read', 'sent']);
     expect(rows[rows.length - 1]!.recipient_id).toBe(me);
+    // Her notifications of those messages say when they came, and only the unanswered one is unread.
+    const notes = await t.db.query<{ at: Date; read: boolean }>(
+      `select m.created_at as at, n.read_at is not null as read
+       from public.notifications n join public.messages m on n.data->>'message_id' = m.id::text
+       where n.user_id = $1 and n.type = 'message' order by m.created_at`,
+      [me],
+    );
+    expect(notes.rows.map((n) => n.at.getTime())).toEqual(
+      times.filter((_, i) => rows[i]!.recipient_id === me),
+    );
+    expect(notes.rows.map((n) => n.read)).toEqual([true, false]);
+    const matchNotes = await t.db.query<{ same: boolean }>(
+      `select n.created_at = mt.created_at as same from public.notifications n
+       join public.matches mt on n.data->>'match_id' = mt.id::text where n.user_id = $1 and n.type = 'match'`,
+      [me],
+    );
+    // The two seeded matches, dated two days back, and the one the test above made, dated now (both equal).
+    expect(matchNotes.rows.map((n) => n.same)).toEqual([true, true, true]);
   });
 
   it('a new member in a big city (Berlin, Shanghai) with a 10-25 km band finds people nearby', async () => {
