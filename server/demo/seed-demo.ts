@@ -10,12 +10,15 @@ import { hashPassword } from '../auth/passwords.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { FileStore } from '../storage/file-store.ts';
 import { generateDemoMembers, type DemoMember } from './demo-data.ts';
+import type { DistanceBand } from '../../src/domain/distance-band.ts';
 
 export const DEMO_EMAIL = 'demo@heartsync.demo';
 /** Around London (the demo account's town), plus six in each of the spread cities (demo-data.ts). */
 export const DEMO_MEMBER_COUNT = 240;
 /** Photos per synthetic member: the same face, framed twice. */
 export const DEMO_PHOTOS_PER_MEMBER = 2;
+/** The demo account's distance preference: London and the towns around it (about 85 members), not the world. */
+export const DEMO_DISTANCE_BAND: DistanceBand = '50-100 km';
 /** How many synthetic members have already liked the demo account, so Likes is not empty. */
 export const DEMO_LIKERS = 12;
 /** How many of them the demo account has liked back, so Matches and Messages are not empty either. */
@@ -92,7 +95,7 @@ export async function seedDemoCommunity(db: Database, options: DemoSeedOptions):
 
 class AlreadySeeded extends Error {}
 
-/** The demo account: a complete profile in London, open to everyone, so its deck is full. */
+/** The demo account: a complete profile in London, open to everyone within reach, so its deck is full. */
 function getDemoProfile(today = new Date()): DemoMember {
   const born = new Date(Date.UTC(today.getUTCFullYear() - 30, today.getUTCMonth(), today.getUTCDate() - 40));
   return {
@@ -287,17 +290,25 @@ async function updateProfiles(tx: Queryable, ids: string[], members: DemoMember[
 }
 
 async function insertPreferences(tx: Queryable, ids: string[], members: DemoMember[]) {
-  const rows = members.map((m, i) => ({
+  const rows: {
+    id: string | undefined;
+    min_age: number;
+    max_age: number;
+    genders: readonly string[];
+    band?: string;
+  }[] = members.map((m, i) => ({
     id: ids[i],
     min_age: m.min_age,
     max_age: m.max_age,
     genders: m.looking_for,
   }));
-  rows.push({ id: ids[ids.length - 1], min_age: 18, max_age: 120, genders: [] });
+  // The demo account wants everyone within reach of London (DEMO_DISTANCE_BAND): its deck opened on members in
+  // Guangzhou and Seoul ("More than 100 km away") before the ones around it.
+  rows.push({ id: ids[ids.length - 1], min_age: 18, max_age: 120, genders: [], band: DEMO_DISTANCE_BAND });
   await tx.query(
-    `insert into public.match_preferences (user_id, min_age, max_age, genders)
-     select x.id, x.min_age, x.max_age, array(select jsonb_array_elements_text(x.genders))
-     from jsonb_to_recordset($1::jsonb) as x(id uuid, min_age int, max_age int, genders jsonb)`,
+    `insert into public.match_preferences (user_id, min_age, max_age, genders, max_distance_band)
+     select x.id, x.min_age, x.max_age, array(select jsonb_array_elements_text(x.genders)), x.band
+     from jsonb_to_recordset($1::jsonb) as x(id uuid, min_age int, max_age int, genders jsonb, band text)`,
     [JSON.stringify(rows)],
   );
 }

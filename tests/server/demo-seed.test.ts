@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEMO_CONVERSATION,
+  DEMO_DISTANCE_BAND,
   DEMO_EMAIL,
   DEMO_LIKERS,
   DEMO_MATCHES,
@@ -9,6 +10,7 @@ import {
   DEMO_PHOTOS_PER_MEMBER,
   seedDemoCommunity,
 } from '../../server/demo/seed-demo.ts';
+import { isWithinBand, type DistanceBand } from '../../src/domain/distance-band.ts';
 import { createAnonClient, createMember } from '../fixtures/members.ts';
 import { getDatabaseKinds } from '../support/test-databases.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
@@ -74,7 +76,10 @@ describe.each(getDatabaseKinds())('demo community on %s', (kind) => {
 
     const deck = await client.rpc('get_discovery_candidates', { limit_count: 20 });
     expect(deck.error).toBeNull();
-    expect((deck.data as unknown[]).length).toBeGreaterThan(10);
+    // A full page, all of it within the demo account's reach of London.
+    expect(deck.data as unknown[]).toHaveLength(20);
+    for (const card of deck.data as { distance_band: DistanceBand | null }[])
+      expect(isWithinBand(card.distance_band!, DEMO_DISTANCE_BAND)).toBe(true);
     const firstCard = (deck.data as { compatibility_score: number; distance_band: string | null }[])[0]!;
     expect(firstCard.compatibility_score).toBeGreaterThanOrEqual(0);
 
