@@ -210,7 +210,6 @@ function CallCard({ m, type, me }: { m: MessageRow; type: CallMessageType; me: s
   );
 }
 
-/** One entry of a header menu: an icon and its word. */
 function Bubble({ m, mine, pending }: { m: MessageRow; mine: boolean; pending: boolean }) {
   return (
     <li
