@@ -35,11 +35,15 @@ describe('formatTimeLabel', () => {
     expect(formatTimeLabel(at(2026, 9, 24, 23, 30), monday, 'en-GB')).toBe('Sat, 23:30');
   });
 
-  it('shows nothing for a timestamp it cannot read, and reads both stored forms', () => {
+  it('shows nothing for a timestamp it cannot read, and reads every stored form', () => {
     expect(formatTimeLabel('not a time', now, 'en-GB')).toBe('');
     expect(formatTimeLabel('', now, 'en-GB')).toBe('');
     expect(parseTimestamp('2026-11-30 06:45:00Z')?.toISOString()).toBe('2026-11-30T06:45:00.000Z');
     expect(parseTimestamp('2026-11-30T06:45:00+00:00')?.toISOString()).toBe('2026-11-30T06:45:00.000Z');
+    expect(parseTimestamp('2026-11-30T07:45:00.5+01:00')?.toISOString()).toBe('2026-11-30T06:45:00.500Z');
+    expect(parseTimestamp('2026-11-30 06:45:00.123+00')?.toISOString()).toBe('2026-11-30T06:45:00.123Z');
+    // Without a zone: the server's time, UTC, whatever the device's zone.
+    expect(parseTimestamp('2026-11-30 06:45:00')?.toISOString()).toBe('2026-11-30T06:45:00.000Z');
   });
 
   it('treats a message stamped a little ahead of this device as of today', () => {

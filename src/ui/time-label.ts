@@ -1,8 +1,15 @@
 // When something happened, as a chat or a list of notifications shows it: the hour today, the day before it otherwise.
 
-/** A timestamp from the replica (`2026-11-30 06:45:00Z`) or the server (`2026-11-30T06:45:00+00:00`). */
+/** A time with its zone at the end (`Z`, `+00`, `+00:00`, `+0000`). */
+const ZONED = /\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d(?::?\d\d)?)$/;
+
+/**
+ * A stored timestamp: as the replica holds it (`2026-11-30T06:45:00.123+00:00`, what the sync service sends;
+ * `2026-11-30T06:45:00.123Z`, what the app writes) or as PostgreSQL prints it (`2026-11-30 06:45:00+00`).
+ * One without a zone is the server's, so UTC.
+ */
 export function parseTimestamp(at: string): Date | undefined {
-  const d = new Date(at.includes('T') || at.endsWith('Z') ? at : at.replace(' ', 'T'));
+  const d = new Date(ZONED.test(at) ? at : `${at.replace(' ', 'T')}Z`);
   return Number.isNaN(d.getTime()) ? undefined : d;
 }
 

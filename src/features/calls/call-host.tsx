@@ -10,6 +10,7 @@ import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
 import { useActiveCall } from './call-store.ts';
 import { CallScreen } from './call-screen.tsx';
 import { acceptCall, declineCall } from './start-call.ts';
+import { parseTimestamp } from '../../ui/time-label.ts';
 
 /** A ringing row older than this (by this device's clock) is a leftover of a time offline, not a call. */
 const STALE_RING_MS = 2 * 60_000;
@@ -24,8 +25,7 @@ interface Ringing {
 }
 
 function parseTime(at: string): number {
-  const t = Date.parse(at.includes('T') ? at : `${at.replace(' ', 'T')}Z`);
-  return Number.isNaN(t) ? Date.now() : t;
+  return parseTimestamp(at)?.getTime() ?? Date.now();
 }
 
 function IncomingCall({
