@@ -1,7 +1,8 @@
 // The swipe deck on a phone (issue 20): the card and Like/Skip fit the screen with the tab bar below; the
 // photo's sides page through the photos; a short
 // drag springs back, a drag left past the threshold skips, "Undo skip" brings that card back, a drag right
-// likes. The same journey at the desktop size keeps Like and Skip in view without scrolling. Then / greets the
+// likes. The same journey at the desktop size keeps Like and Skip in view without scrolling, with the words
+// about the member beside the photo and above the actions. Then / greets the
 // signed-in member with their next step.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -110,6 +111,17 @@ for (const size of [
       await expect(page.getByRole('navigation', { name: 'Tabs' })).toBeInViewport({ ratio: 1 });
     } else {
       await expect(page.getByRole('navigation', { name: 'Tabs' })).toBeHidden();
+      // On a laptop the words about him stand beside the photo: the compatibility line and his bio show
+      // above the actions, not under them, without a scroll.
+      const actionsTop = (await page.getByTestId('deck-actions').boundingBox())!.y;
+      for (const words of [
+        deckCard(page).getByText(/^\d+% compatible$/),
+        deckCard(page).getByText('Hiking, coffee and long summer evenings.'),
+      ]) {
+        const box = (await words.boundingBox())!;
+        expect(box.y).toBeGreaterThanOrEqual(0);
+        expect(box.y + box.height).toBeLessThanOrEqual(actionsTop);
+      }
     }
 
     // The photo's sides page through the photos.

@@ -184,18 +184,21 @@ function Card({ row }: { row: DeckRow }) {
   const interests = parseList(row.interests);
   const name = row.name ?? 'Member';
   return (
+    // On a laptop the photo and the words about the member stand side by side (as Bumble's web app does),
+    // so the compatibility line and the reasons show above the actions without a scroll; on a phone they
+    // follow the photo, as in every dating app.
     <article
-      className="card overflow-hidden p-0"
+      className="card overflow-hidden p-0 lg:grid lg:grid-cols-2"
       aria-label={`${name}${row.age ? `, ${row.age}` : ''}`}
       data-testid="discovery-card"
       data-member-id={row.id}
     >
       <div className="relative">
-        {/* At most 60% of the screen's height: on a laptop the name on the photo stays above the actions. */}
+        {/* At most 60% of the screen's height on a phone; a portrait photo beside the words on a laptop. */}
         <MemberPhoto
           path={photos[shown]}
           alt={`Photo of ${name}`}
-          className="aspect-square max-h-[60dvh] w-full object-cover"
+          className="aspect-square max-h-[60dvh] w-full object-cover lg:aspect-[4/5] lg:h-full lg:max-h-[calc(100dvh-19rem)]"
         />
         {photos.length > 1 && (
           <>
@@ -240,7 +243,13 @@ function Card({ row }: { row: DeckRow }) {
           </p>
         </div>
       </div>
-      <div className="space-y-2 p-4">
+      {/* Beside the photo it scrolls on its own when long; it takes the keyboard's focus so it can. */}
+      <div
+        className="space-y-2 p-4 lg:max-h-[calc(100dvh-19rem)] lg:overflow-y-auto lg:p-6"
+        role="region"
+        aria-label={`About ${name}`}
+        tabIndex={0}
+      >
         {row.compatibility_score !== null && (
           <p className="font-semibold text-primary">{row.compatibility_score}% compatible</p>
         )}
@@ -472,7 +481,7 @@ export default function DiscoveryPage() {
   }
 
   return (
-    <main id="main" className="mx-auto max-w-xl space-y-4 p-4 md:p-8">
+    <main id="main" className="mx-auto max-w-xl space-y-4 p-4 md:p-8 lg:max-w-3xl">
       <h1 className="text-3xl font-bold">Find Matches</h1>
       {offline && (
         <p className="rounded-lg border border-border p-2 text-sm" role="status">
