@@ -19,6 +19,21 @@ test('a member pauses the account, sees the banner and reactivates', async ({ pa
   await page.goto('/account');
   // Presence: the member joins online-users once subscribed and sees themself online.
   await expect(page.getByText('Online', { exact: true }).first()).toBeVisible();
+  // After a launch their own dot says they are being connected until the channel has them, never
+  // "Offline" while the device is online (every word it showed is kept by an observer set up first).
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { ownDotWords: string[] }).ownDotWords = seen;
+    new MutationObserver(() => {
+      const words = document.querySelector('[data-testid="sidebar-name"] + [data-online]')?.textContent;
+      if (words && seen.at(-1) !== words) seen.push(words);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  await page.reload();
+  await expect(page.getByTestId('sidebar-name').locator('+ [data-online]')).toHaveText('Online');
+  const words = await page.evaluate(() => (window as unknown as { ownDotWords: string[] }).ownDotWords);
+  expect(words).not.toContain('Offline');
+  expect(words.at(-1)).toBe('Online');
   await page.getByLabel('Pause for').selectOption('1-week');
   await page.getByRole('button', { name: 'Pause account' }).click();
   const banner = page.getByTestId('pause-banner');
