@@ -114,13 +114,16 @@ test('a story with four turns reads back as one text; an invitation can be decli
   const auth = await getServiceAuth(request, baseURL!);
   const [cal, dee] = await makeMatchedPair(browser, request, auth, ['Cal', 'Dee']);
 
-  // From the portal: a story in the theme Cal picks.
+  // From the portal's list of the four games: a story in the theme Cal picks. The game he chose there is
+  // the one chosen when the dialog opens, after he picks whom to play with.
   await cal.page.goto('/games');
-  await cal.page.getByRole('button', { name: 'New game' }).click();
+  const games = cal.page.getByRole('region', { name: 'The games' });
+  await expect(games.getByRole('listitem')).toHaveCount(4);
+  await games.getByRole('button', { name: 'Play Story Builder' }).click();
   await cal.page.getByLabel('Play with').selectOption({ label: 'Dee' });
   await cal.page.getByRole('button', { name: 'Choose a game' }).click();
   const dialog = cal.page.getByRole('dialog', { name: 'Play a game with Dee' });
-  await dialog.getByText('Story Builder').click();
+  await expect(dialog.getByRole('radio', { name: /Story Builder/ })).toBeChecked();
   await dialog.getByLabel('Theme').selectOption({ label: 'The Midnight Bookshop (Hard)' });
   await dialog.getByRole('button', { name: 'Send invitation' }).click();
   await expect(cal.page).toHaveURL(/\/games\//);

@@ -1,11 +1,11 @@
 // /games: the game portal (issue 19, lazy-loaded for signed-in members): start a game with a match, answer
 // invitations, continue games in progress, look back at finished ones. Everything from the replica.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Gamepad2 } from 'lucide-react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
 import { useQuery, useReplica } from '../../data/replica.tsx';
-import { GAME_STATUS_WORDS } from '../../domain/games.ts';
+import { GAME_STATUS_WORDS, isGameType, type GameType } from '../../domain/games.ts';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
 import { acceptWithToast, declineWithToast } from './game-actions.ts';
 import { GameErrorBoundary } from './game-boundary.tsx';
@@ -74,6 +74,46 @@ function Section({
   );
 }
 
+/**
+ * The four games, always on the portal: what each is, and a way to start it. A member with no game yet sees
+ * what there is to play rather than an empty page.
+ */
+function GameList({ onPlay }: { onPlay: (type: GameType) => void }) {
+  const { data: types } = useQuery<{ id: string; name: string; description: string | null }>(
+    'select id, name, description from game_types order by sort_order',
+  );
+  const games = types.filter((t) => isGameType(t.id));
+  if (games.length === 0) return null;
+  return (
+    <section aria-label="The games" className="mt-6">
+      <h2 className="text-lg font-semibold">The games</h2>
+      <ul className="mt-2 grid gap-3 sm:grid-cols-2">
+        {games.map((t) => (
+          <li key={t.id} className="card flex flex-col gap-3">
+            <span className="flex items-start gap-3">
+              <span className="rounded-xl bg-subtle p-2 text-primary">
+                <GameIcon type={t.id} className="size-6" />
+              </span>
+              <span>
+                <span className="block font-medium">{t.name}</span>
+                {t.description && <span className="block text-sm text-muted">{t.description}</span>}
+              </span>
+            </span>
+            <button
+              type="button"
+              className="btn-secondary mt-auto self-start"
+              aria-label={`Play ${t.name}`}
+              onClick={() => onPlay(t.id as GameType)}
+            >
+              Play
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function Portal({ me }: { me: string }) {
   const { data: sessions, isLoading } = useGameSessions(me);
   const { data: matches } = useQuery<{ id: string; name: string | null }>(
@@ -85,6 +125,18 @@ function Portal({ me }: { me: string }) {
   const [choosing, setChoosing] = useState(false);
   const [partner, setPartner] = useState('');
   const [inviting, setInviting] = useState<{ id: string; name: string }>();
+  /** The game picked from the list of games, preselected when the invitation dialog opens. */
+  const [preferred, setPreferred] = useState<GameType>();
+  const chooser = useRef<HTMLDivElement>(null);
+  // After a game is picked from the list, the match to play with is chosen at the top of the page: the
+  // member is taken there, to the list of matches once the replica has them.
+  const [focusChooser, setFocusChooser] = useState(false);
+  useEffect(() => {
+    if (!focusChooser || !chooser.current) return;
+    const select = chooser.current.querySelector('select');
+    (select ?? chooser.current).focus();
+    if (select) setFocusChooser(false);
+  }, [focusChooser, matches.length]);
   const invitations = sessions.filter((s) => s.status === 'pending' && s.player2_id === me);
   const waiting = sessions.filter((s) => s.status === 'pending' && s.player1_id === me);
   const active = sessions.filter((s) => s.status === 'active');
@@ -100,7 +152,11 @@ function Portal({ me }: { me: string }) {
         <button
           type="button"
           className="btn-primary"
-          onClick={() => setChoosing((x) => !x)}
+          onClick={() => {
+            setPreferred(undefined);
+            setFocusChooser(false);
+            setChoosing((x) => !x);
+          }}
           aria-expanded={choosing}
         >
           New game
@@ -110,7 +166,7 @@ function Portal({ me }: { me: string }) {
         Four quick games to play with your matches: a reason to talk, and to laugh.
       </p>
       {choosing && (
-        <div className="card mt-4 flex flex-wrap items-end gap-2">
+        <div ref={chooser} tabIndex={-1} className="card mt-4 flex flex-wrap items-end gap-2">
           {matches.length === 0 ? (
             <p>
               Games are played with matches.{' '}
@@ -165,9 +221,23 @@ function Portal({ me }: { me: string }) {
           />
           <Section title="Waiting for an answer" items={waiting} me={me} />
           <Section title="Finished" items={finished} me={me} />
+          <GameList
+            onPlay={(type) => {
+              setPreferred(type);
+              setChoosing(true);
+              setFocusChooser(true);
+            }}
+          />
         </>
       )}
-      {inviting && <InviteDialog me={me} other={inviting} onClose={() => setInviting(undefined)} />}
+      {inviting && (
+        <InviteDialog
+          me={me}
+          other={inviting}
+          {...(preferred ? { initialType: preferred } : {})}
+          onClose={() => setInviting(undefined)}
+        />
+      )}
     </>
   );
 }

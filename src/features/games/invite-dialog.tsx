@@ -22,10 +22,13 @@ type ThemeRow = ReplicaColumns<
 export function InviteDialog({
   me,
   other,
+  initialType = 'this-or-that',
   onClose,
 }: {
   me: string;
   other: { id: string; name: string };
+  /** The game chosen before the dialog opened (the portal's list of games), or the first one. */
+  initialType?: GameType;
   onClose: () => void;
 }) {
   const db = useReplica();
@@ -36,7 +39,7 @@ export function InviteDialog({
   const { data: themes } = useQuery<ThemeRow>(
     'select id, title, description, category, difficulty from story_themes order by position',
   );
-  const [type, setType] = useState<GameType>('this-or-that');
+  const [type, setType] = useState<GameType>(initialType);
   const [themeId, setThemeId] = useState('');
   const [busy, setBusy] = useState(false);
   const theme = themes.find((t) => t.id === themeId) ?? themes[0];
