@@ -47,6 +47,12 @@ test('a high-autonomy agent likes at its threshold, writes its first message lab
   await expect(page.getByText('Your plan allows 2 agents with advanced autonomy.')).toBeVisible({
     timeout: 30_000,
   });
+  // Before she has an agent there is nothing to pause or limit: only whether other agents may write to her.
+  const before = page.getByRole('region', { name: 'What your Wingman does' });
+  await expect(before).toContainText('You have no agent yet');
+  await expect(before.getByLabel("Other members' agents may send me a first message")).toBeVisible();
+  await expect(before.getByRole('switch', { name: 'Pause Wingman' })).toHaveCount(0);
+  await expect(before.getByLabel('Likes a day, at most')).toHaveCount(0);
   await page.getByRole('button', { name: 'New agent' }).click();
   const form = page.getByRole('form', { name: 'Edit New Agent' });
   await form.getByLabel('Name').fill('Cupid');

@@ -291,6 +291,7 @@ export default function AgentSettingsPage() {
       {!isLoading && (
         <WingmanPanel
           me={me}
+          hasAgents={agents.length > 0}
           highAutonomy={
             plan.advancedAgents && agents.some((a) => a.is_active === 1 && a.autonomy_level === 'high')
           }

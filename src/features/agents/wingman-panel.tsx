@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useQuery, useReplica } from '../../data/replica.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { isOnline } from '../../data/network.ts';
+import { formatTimeLabel } from '../../ui/time-label.ts';
 import { undoAgentAction } from './wingman-api.ts';
 
 type SettingsRow = ReplicaColumns<
@@ -38,14 +39,16 @@ const KIND_WORDS: Record<ActivityRow['kind'], string> = {
   reply: 'Drafted a reply to',
 };
 
-function formatWhen(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime())
-    ? ''
-    : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
-export function WingmanPanel({ me, highAutonomy }: { me: string; highAutonomy: boolean }) {
+export function WingmanPanel({
+  me,
+  hasAgents,
+  highAutonomy,
+}: {
+  me: string;
+  /** Without an agent there is nothing to pause or limit: only whether other members' agents may write. */
+  hasAgents: boolean;
+  highAutonomy: boolean;
+}) {
   const db = useReplica();
   const { data: rows } = useQuery<SettingsRow>(
     'select paused, daily_like_cap, daily_message_cap, accept_agent_messages from wingman_settings where id = ?',
@@ -146,44 +149,50 @@ export function WingmanPanel({ me, highAutonomy }: { me: string; highAutonomy: b
         <h2 id="wingman-heading" className="text-xl font-semibold">
           What your Wingman does
         </h2>
-        <button
-          type="button"
-          role="switch"
-          aria-checked={!paused}
-          className={`flex items-center gap-2 ${paused ? 'btn-primary' : 'btn-secondary'}`}
-          onClick={() => void save('paused', paused ? 0 : 1)}
-        >
-          {paused ? (
-            <Play aria-hidden="true" className="size-4" />
-          ) : (
-            <Pause aria-hidden="true" className="size-4" />
-          )}
-          {paused ? 'Resume Wingman' : 'Pause Wingman'}
-        </button>
+        {hasAgents && (
+          <button
+            type="button"
+            role="switch"
+            aria-checked={!paused}
+            className={`flex items-center gap-2 ${paused ? 'btn-primary' : 'btn-secondary'}`}
+            onClick={() => void save('paused', paused ? 0 : 1)}
+          >
+            {paused ? (
+              <Play aria-hidden="true" className="size-4" />
+            ) : (
+              <Pause aria-hidden="true" className="size-4" />
+            )}
+            {paused ? 'Resume Wingman' : 'Pause Wingman'}
+          </button>
+        )}
       </div>
       <p className="text-sm text-muted" role="status">
-        {paused
-          ? 'Paused: your agents take no action until you resume.'
-          : highAutonomy
-            ? 'Your active agent likes people at or above its match threshold and sends its first message on a new match, within the limits below. Each message it writes is labelled as written with AI help.'
-            : 'Your active agent only suggests: nothing is liked or sent without you. High autonomy (Connector and VIP plans) lets it like and write for you.'}
+        {!hasAgents
+          ? 'You have no agent yet: create one above, then choose here what it may do for you.'
+          : paused
+            ? 'Paused: your agents take no action until you resume.'
+            : highAutonomy
+              ? 'Your active agent likes people at or above its match threshold and sends its first message on a new match, within the limits below. Each message it writes is labelled as written with AI help.'
+              : 'Your active agent only suggests: nothing is liked or sent without you. High autonomy (Connector and VIP plans) lets it like and write for you.'}
       </p>
-      <div className="grid gap-2 sm:grid-cols-2">
-        {capInput(
-          'wingman-like-cap',
-          'Likes a day, at most',
-          likeCap,
-          WINGMAN_HARD_CAPS.likeCap,
-          'daily_like_cap',
-        )}
-        {capInput(
-          'wingman-message-cap',
-          'First messages a day, at most',
-          messageCap,
-          WINGMAN_HARD_CAPS.messageCap,
-          'daily_message_cap',
-        )}
-      </div>
+      {hasAgents && (
+        <div className="grid gap-2 sm:grid-cols-2">
+          {capInput(
+            'wingman-like-cap',
+            'Likes a day, at most',
+            likeCap,
+            WINGMAN_HARD_CAPS.likeCap,
+            'daily_like_cap',
+          )}
+          {capInput(
+            'wingman-message-cap',
+            'First messages a day, at most',
+            messageCap,
+            WINGMAN_HARD_CAPS.messageCap,
+            'daily_message_cap',
+          )}
+        </div>
+      )}
       <label className="flex items-center gap-2 text-sm">
         <input
           type="checkbox"
@@ -221,7 +230,7 @@ export function WingmanPanel({ me, highAutonomy }: { me: string; highAutonomy: b
                     {a.status === 'undone' && <span className="text-muted"> (undone)</span>}
                   </p>
                   <p className="text-xs text-muted">
-                    {a.reason} · <time dateTime={a.created_at}>{formatWhen(a.created_at)}</time>
+                    {a.reason} · <time dateTime={a.created_at}>{formatTimeLabel(a.created_at)}</time>
                   </p>
                 </div>
               </div>
