@@ -1,5 +1,6 @@
 // Lovy's launcher in the member header (never over a page's own buttons), and the welcome bubble a member
-// sees once, for 5 seconds, on their first visit (spec §2; a stored flag remembers it was shown).
+// sees once, for 5 seconds, on their first visit (spec §2; a stored flag remembers it was shown); a tap or
+// Escape puts it away sooner.
 import { Sparkles } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { OPEN_LOVY_KEY } from '../../domain/lovy.ts';
@@ -33,15 +34,29 @@ export function LovyLauncher() {
     }
     if (readFlag(WELCOME_KEY)) return;
     setWelcome(true);
-    const t = setTimeout(() => {
+    const done = () => {
       setWelcome(false);
+      clearTimeout(t);
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('pointerdown', done);
       try {
         localStorage.setItem(WELCOME_KEY, new Date().toISOString());
       } catch {
         /* storage unavailable: the bubble may show again */
       }
-    }, WELCOME_MS);
-    return () => clearTimeout(t);
+    };
+    // It goes after its 5 seconds, or sooner when the member taps anywhere or presses Escape (it was seen).
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') done();
+    };
+    const t = setTimeout(done, WELCOME_MS);
+    window.addEventListener('keydown', onKey);
+    window.addEventListener('pointerdown', done);
+    return () => {
+      clearTimeout(t);
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('pointerdown', done);
+    };
   }, []);
 
   return (
