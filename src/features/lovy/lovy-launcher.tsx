@@ -32,20 +32,21 @@ export function LovyLauncher() {
         return;
       }
     }
-    if (readFlag(WELCOME_KEY)) return;
-    setWelcome(true);
+    if (!readFlag(WELCOME_KEY)) setWelcome(true);
+  }, []);
+
+  // While the bubble shows: it goes after its 5 seconds, or sooner when the member taps anywhere or presses
+  // Escape (it was seen); its listeners leave with it.
+  useEffect(() => {
+    if (!welcome) return;
     const done = () => {
       setWelcome(false);
-      clearTimeout(t);
-      window.removeEventListener('keydown', onKey);
-      window.removeEventListener('pointerdown', done);
       try {
         localStorage.setItem(WELCOME_KEY, new Date().toISOString());
       } catch {
         /* storage unavailable: the bubble may show again */
       }
     };
-    // It goes after its 5 seconds, or sooner when the member taps anywhere or presses Escape (it was seen).
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') done();
     };
@@ -57,7 +58,7 @@ export function LovyLauncher() {
       window.removeEventListener('keydown', onKey);
       window.removeEventListener('pointerdown', done);
     };
-  }, []);
+  }, [welcome]);
 
   return (
     <div className="relative">
