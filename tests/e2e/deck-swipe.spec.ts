@@ -123,6 +123,16 @@ for (const size of [
         expect(box.y + box.height).toBeLessThanOrEqual(actionsTop);
       }
     }
+    // The words about him are no tab stop while they fit; in a window too low for them they scroll beside
+    // the photo, and then the region takes one so a keyboard can scroll it.
+    const about = deckCard(page).getByRole('region', { name: /^About / });
+    await expect(about).not.toHaveAttribute('tabindex');
+    if (size.width >= 1024) {
+      await page.setViewportSize({ width: size.width, height: 400 });
+      await expect(about).toHaveAttribute('tabindex', '0');
+      await page.setViewportSize(size);
+      await expect(about).not.toHaveAttribute('tabindex');
+    }
 
     // The photo's sides page through the photos.
     await page.getByRole('button', { name: 'Next photo' }).click();

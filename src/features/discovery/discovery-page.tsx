@@ -5,6 +5,7 @@ import { useAuth } from '../../session/auth-context.tsx';
 import { isOnline, onNetworkChange } from '../../data/network.ts';
 import { onReplicaCaughtUp, usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
 import { useOfflineNotice } from '../../ui/use-offline-notice.ts';
+import { useScrollable } from '../../ui/use-scrollable.ts';
 import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
 import { getInteractionId } from '../../domain/ids.ts';
 import { getLabel } from '../../domain/labels.ts';
@@ -183,6 +184,7 @@ function Card({ row }: { row: DeckRow }) {
   const distance = getDistanceText(row.distance_band);
   const interests = parseList(row.interests);
   const name = row.name ?? 'Member';
+  const [aboutRef, aboutScrolls] = useScrollable<HTMLDivElement>(row);
   return (
     // On a laptop the photo and the words about the member stand side by side (as Bumble's web app does),
     // so the compatibility line and the reasons show above the actions without a scroll; on a phone they
@@ -243,12 +245,14 @@ function Card({ row }: { row: DeckRow }) {
           </p>
         </div>
       </div>
-      {/* Beside the photo it scrolls on its own when long; it takes the keyboard's focus so it can. */}
+      {/* Beside the photo it scrolls on its own when long, and then takes the keyboard's focus so it can; on a
+          phone it never scrolls and is no tab stop. */}
       <div
+        ref={aboutRef}
         className="space-y-2 p-4 lg:max-h-[calc(100dvh-19rem)] lg:overflow-y-auto lg:p-6"
         role="region"
         aria-label={`About ${name}`}
-        tabIndex={0}
+        tabIndex={aboutScrolls ? 0 : undefined}
       >
         {row.compatibility_score !== null && (
           <p className="font-semibold text-primary">{row.compatibility_score}% compatible</p>
