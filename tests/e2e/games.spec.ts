@@ -115,13 +115,23 @@ test('a story with four turns reads back as one text; an invitation can be decli
   const [cal, dee] = await makeMatchedPair(browser, request, auth, ['Cal', 'Dee']);
 
   // From the portal's list of the four games: a story in the theme Cal picks. The game he chose there is
-  // the one chosen when the dialog opens, after he picks whom to play with.
+  // the one chosen when the invitation opens, after he picks whom to play with.
   await cal.page.goto('/games');
   const games = cal.page.getByRole('region', { name: 'The games' });
   await expect(games.getByRole('listitem')).toHaveCount(4);
   await games.getByRole('button', { name: 'Play Story Builder' }).click();
-  await cal.page.getByLabel('Play with').selectOption({ label: 'Dee' });
-  await cal.page.getByRole('button', { name: 'Choose a game' }).click();
+  // Whom to play with opens over the list, where he tapped: it closes on Escape and on a tap outside it.
+  const picker = cal.page.getByRole('dialog', { name: 'Play Story Builder with…' });
+  await expect(picker.getByRole('button', { name: 'Dee' })).toBeFocused();
+  await cal.page.keyboard.press('Escape');
+  await expect(picker).toHaveCount(0);
+  await expect(games.getByRole('button', { name: 'Play Story Builder' })).toBeFocused();
+  await games.getByRole('button', { name: 'Play Story Builder' }).click();
+  await cal.page.mouse.click(5, 5);
+  await expect(picker).toHaveCount(0);
+  await games.getByRole('button', { name: 'Play Story Builder' }).click();
+  await picker.getByRole('button', { name: 'Dee' }).click();
+  await expect(picker).toHaveCount(0);
   const dialog = cal.page.getByRole('dialog', { name: 'Play a game with Dee' });
   await expect(dialog.getByRole('radio', { name: /Story Builder/ })).toBeChecked();
   await dialog.getByLabel('Theme').selectOption({ label: 'The Midnight Bookshop (Hard)' });
@@ -161,9 +171,13 @@ test('a story with four turns reads back as one text; an invitation can be decli
     });
   }
 
-  // Dee invites Cal to Would You Rather; Cal declines from the card in his thread.
-  await openConversation(dee.page, 'Cal');
-  await dee.page.getByRole('button', { name: 'Play a game with Cal' }).click();
+  // Dee invites Cal to Would You Rather from the portal's New game; Cal declines from the card in his thread.
+  await dee.page.goto('/games');
+  await dee.page.getByRole('button', { name: 'New game' }).click();
+  await dee.page
+    .getByRole('dialog', { name: 'Who will you play with?' })
+    .getByRole('button', { name: 'Cal' })
+    .click();
   const wyr = dee.page.getByRole('dialog', { name: 'Play a game with Cal' });
   await wyr.getByText('Would You Rather').click();
   await wyr.getByRole('button', { name: 'Send invitation' }).click();

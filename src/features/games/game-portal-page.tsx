@@ -1,11 +1,12 @@
 // /games: the game portal (issue 19, lazy-loaded for signed-in members): start a game with a match, answer
 // invitations, continue games in progress, look back at finished ones. Everything from the replica.
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Gamepad2 } from 'lucide-react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
 import { useQuery, useReplica } from '../../data/replica.tsx';
 import { GAME_STATUS_WORDS, isGameType, type GameType } from '../../domain/games.ts';
+import { Modal } from '../../ui/modal.tsx';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
 import { acceptWithToast, declineWithToast } from './game-actions.ts';
 import { GameErrorBoundary } from './game-boundary.tsx';
@@ -78,7 +79,7 @@ function Section({
  * The four games, always on the portal: what each is, and a way to start it. A member with no game yet sees
  * what there is to play rather than an empty page.
  */
-function GameList({ onPlay }: { onPlay: (type: GameType) => void }) {
+function GameList({ onPlay }: { onPlay: (type: GameType, name: string) => void }) {
   const { data: types } = useQuery<{ id: string; name: string; description: string | null }>(
     'select id, name, description from game_types order by sort_order',
   );
@@ -103,7 +104,8 @@ function GameList({ onPlay }: { onPlay: (type: GameType) => void }) {
               type="button"
               className="btn-secondary mt-auto self-start"
               aria-label={`Play ${t.name}`}
-              onClick={() => onPlay(t.id as GameType)}
+              aria-haspopup="dialog"
+              onClick={() => onPlay(t.id as GameType, t.name)}
             >
               Play
             </button>
@@ -114,29 +116,74 @@ function GameList({ onPlay }: { onPlay: (type: GameType) => void }) {
   );
 }
 
+type MatchRow = { id: string; name: string | null; photos: string | null };
+
+/**
+ * Whom to play with: the member's matches, each a tap that opens the invitation (on the game picked from
+ * the list, if one was). A dialog over the page, where the member tapped, not a form at the page's top.
+ */
+function MatchPicker({
+  matches,
+  gameName,
+  onPick,
+  onClose,
+}: {
+  matches: MatchRow[];
+  gameName: string | undefined;
+  onPick: (match: { id: string; name: string }) => void;
+  onClose: () => void;
+}) {
+  const title = gameName ? `Play ${gameName} with…` : 'Who will you play with?';
+  return (
+    <Modal label={title} onClose={onClose}>
+      <h2 className="text-xl font-semibold">{title}</h2>
+      {matches.length === 0 ? (
+        <p className="mt-4">
+          Games are played with matches.{' '}
+          <Link to="/find-matches" className="link">
+            Find Matches
+          </Link>
+        </p>
+      ) : (
+        <ul className="mt-4 grid gap-2" aria-label="Your matches">
+          {matches.map((m) => (
+            <li key={m.id}>
+              <button
+                type="button"
+                className="flex w-full items-center gap-3 rounded-xl border border-border p-2 text-left hover:bg-subtle"
+                onClick={() => onPick({ id: m.id, name: m.name ?? 'your match' })}
+              >
+                <MemberPhoto
+                  path={parseList(m.photos)[0]}
+                  alt=""
+                  className="size-10 shrink-0 rounded-full object-cover"
+                />
+                <span className="min-w-0 truncate font-medium">{m.name ?? 'Member'}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="mt-6 flex justify-end">
+        <button type="button" className="btn-secondary" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
 function Portal({ me }: { me: string }) {
   const { data: sessions, isLoading } = useGameSessions(me);
-  const { data: matches } = useQuery<{ id: string; name: string | null }>(
-    `select pp.id, pp.name from matches m
+  const { data: matches } = useQuery<MatchRow>(
+    `select pp.id, pp.name, pp.photos from matches m
        join public_profiles pp on pp.id = case when m.user_id_1 = ?1 then m.user_id_2 else m.user_id_1 end
       where m.user_id_1 = ?1 or m.user_id_2 = ?1 order by pp.name`,
     [me],
   );
-  const [choosing, setChoosing] = useState(false);
-  const [partner, setPartner] = useState('');
-  const [inviting, setInviting] = useState<{ id: string; name: string }>();
-  /** The game picked from the list of games, preselected when the invitation dialog opens. */
-  const [preferred, setPreferred] = useState<GameType>();
-  const chooser = useRef<HTMLDivElement>(null);
-  // After a game is picked from the list, the match to play with is chosen at the top of the page: the
-  // member is taken there, to the list of matches once the replica has them.
-  const [focusChooser, setFocusChooser] = useState(false);
-  useEffect(() => {
-    if (!focusChooser || !chooser.current) return;
-    const select = chooser.current.querySelector('select');
-    (select ?? chooser.current).focus();
-    if (select) setFocusChooser(false);
-  }, [focusChooser, matches.length]);
+  /** The match picker is open: for any game (New game), or for the one picked from the list of games. */
+  const [choosing, setChoosing] = useState<{ type?: GameType; name?: string }>();
+  const [inviting, setInviting] = useState<{ id: string; name: string; type?: GameType }>();
   const invitations = sessions.filter((s) => s.status === 'pending' && s.player2_id === me);
   const waiting = sessions.filter((s) => s.status === 'pending' && s.player1_id === me);
   const active = sessions.filter((s) => s.status === 'active');
@@ -149,65 +196,13 @@ function Portal({ me }: { me: string }) {
           <Gamepad2 aria-hidden="true" className="size-8 text-primary" />
           Games
         </h1>
-        <button
-          type="button"
-          className="btn-primary"
-          onClick={() => {
-            setPreferred(undefined);
-            setFocusChooser(false);
-            setChoosing((x) => !x);
-          }}
-          aria-expanded={choosing}
-        >
+        <button type="button" className="btn-primary" aria-haspopup="dialog" onClick={() => setChoosing({})}>
           New game
         </button>
       </div>
       <p className="mt-1 text-muted">
         Four quick games to play with your matches: a reason to talk, and to laugh.
       </p>
-      {choosing && (
-        <div ref={chooser} tabIndex={-1} className="card mt-4 flex flex-wrap items-end gap-2">
-          {matches.length === 0 ? (
-            <p>
-              Games are played with matches.{' '}
-              <Link to="/find-matches" className="link">
-                Find Matches
-              </Link>
-            </p>
-          ) : (
-            <>
-              <label className="min-w-0 flex-1">
-                <span className="text-sm font-medium">Play with</span>
-                <select
-                  className="input mt-1 w-full"
-                  value={partner}
-                  onChange={(e) => setPartner(e.target.value)}
-                >
-                  <option value="">Choose a match</option>
-                  {matches.map((m) => (
-                    <option key={m.id} value={m.id}>
-                      {m.name ?? 'Member'}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <button
-                type="button"
-                className="btn-primary"
-                disabled={!partner}
-                onClick={() =>
-                  setInviting({
-                    id: partner,
-                    name: matches.find((m) => m.id === partner)?.name ?? 'your match',
-                  })
-                }
-              >
-                Choose a game
-              </button>
-            </>
-          )}
-        </div>
-      )}
       {isLoading ? (
         <p className="mt-6">Loading...</p>
       ) : (
@@ -221,20 +216,25 @@ function Portal({ me }: { me: string }) {
           />
           <Section title="Waiting for an answer" items={waiting} me={me} />
           <Section title="Finished" items={finished} me={me} />
-          <GameList
-            onPlay={(type) => {
-              setPreferred(type);
-              setChoosing(true);
-              setFocusChooser(true);
-            }}
-          />
+          <GameList onPlay={(type, name) => setChoosing({ type, name })} />
         </>
+      )}
+      {choosing && (
+        <MatchPicker
+          matches={matches}
+          gameName={choosing.name}
+          onPick={(m) => {
+            setChoosing(undefined);
+            setInviting({ ...m, ...(choosing.type ? { type: choosing.type } : {}) });
+          }}
+          onClose={() => setChoosing(undefined)}
+        />
       )}
       {inviting && (
         <InviteDialog
           me={me}
           other={inviting}
-          {...(preferred ? { initialType: preferred } : {})}
+          {...(inviting.type ? { initialType: inviting.type } : {})}
           onClose={() => setInviting(undefined)}
         />
       )}
