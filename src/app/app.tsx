@@ -1,6 +1,6 @@
 // The app shell: providers, the security wrapper, the full-screen loading rule and the routes table of spec §2.
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { BrowserRouter, Route, Routes, useParams } from 'react-router-dom';
+import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import LandingPage from '../features/landing/landing-page.tsx';
 import { PublicLayout } from '../features/landing/public-layout.tsx';
 import { ThemeProvider } from '../ui/theme-context.tsx';
@@ -34,6 +34,7 @@ const MEMBER_PAGES = {
   '/profile': preloadableLazy(() => import('../features/profile/profile-page.tsx')),
   '/agent-settings': preloadableLazy(() => import('../features/agents/agent-settings-page.tsx')),
   '/games': preloadableLazy(() => import('../features/games/game-portal-page.tsx')),
+  '/dating-resources': preloadableLazy(() => import('../features/resources/resources-page.tsx')),
 };
 const AccountPage = MEMBER_PAGES['/account'].Component;
 const MessagesPage = MEMBER_PAGES['/messages'].Component;
@@ -45,7 +46,9 @@ const LikesPage = MEMBER_PAGES['/likes'].Component;
 const ProfilePage = MEMBER_PAGES['/profile'].Component;
 const AgentSettingsPage = MEMBER_PAGES['/agent-settings'].Component;
 const GamePortalPage = MEMBER_PAGES['/games'].Component;
+const DatingResourcesPage = MEMBER_PAGES['/dating-resources'].Component;
 const GamePage = lazy(() => import('../features/games/game-page.tsx'));
+const ArticlePage = lazy(() => import('../features/resources/article-page.tsx'));
 
 // The member area's shell (sidebar, tab bar, banners, Lovy's launcher) and the rules of a signed-in session
 // (presence, idle timeout) load apart from the entry script: a visitor on the landing never runs them, and a
@@ -72,11 +75,6 @@ const Toaster = lazy(() => import('../ui/toaster.tsx').then((m) => ({ default: m
 const UpdatePrompt = lazy(() => import('../ui/update-prompt.tsx').then((m) => ({ default: m.UpdatePrompt })));
 const signedInRules = preloadableLazy(() => import('./signed-in-rules.tsx'));
 const SignedInRules = signedInRules.Component;
-const placeholders = () => import('../features/member-placeholders/member-placeholder-page.tsx');
-const ArticlePlaceholderPage = lazy(() =>
-  placeholders().then((m) => ({ default: m.ArticlePlaceholderPage })),
-);
-const PlaceholderRoute = lazy(() => placeholders().then((m) => ({ default: m.PlaceholderRoute })));
 
 /** Loads the code of the member page at `pathname`, if it is one. */
 function preloadMemberPage(pathname: string): Promise<unknown> {
@@ -113,9 +111,6 @@ const TermsPage = lazy(() => legal().then((m) => ({ default: m.TermsPage })));
 const PrivacyPage = lazy(() => legal().then((m) => ({ default: m.PrivacyPage })));
 const CookiesPage = lazy(() => legal().then((m) => ({ default: m.CookiesPage })));
 const NotFoundPage = lazy(() => legal().then((m) => ({ default: m.NotFoundPage })));
-
-/** Routes signed-in members reach through the guard wrapping the page (spec §2). */
-const GUARDED_PLACEHOLDERS = ['/dating-resources'];
 
 const PricingPage = lazy(() => import('../features/payments/pricing-page.tsx'));
 const CheckoutPage = lazy(() => import('../features/payments/checkout-page.tsx'));
@@ -162,21 +157,12 @@ function MemberOrPublicLayout() {
   return isAuthenticated ? <MemberLayout /> : <PublicLayout />;
 }
 
-function ArticleRoute() {
-  const { slug = '' } = useParams();
-  return <ArticlePlaceholderPage slug={slug} />;
-}
-
 function Guarded() {
   return (
     <RequireAuth>
       <MemberLayout />
     </RequireAuth>
   );
-}
-
-function placeholder(path: string) {
-  return <PlaceholderRoute path={path} />;
 }
 
 export function AppRoutes() {
@@ -217,7 +203,7 @@ export function AppRoutes() {
             <Route path="messages" element={<MessagesPage />} />
             <Route path="notifications" element={<NotificationsPage />} />
             <Route path="dashboard" element={<DashboardPage />} />
-            <Route path="articles/:slug" element={<ArticleRoute />} />
+            <Route path="articles/:slug" element={<ArticlePage />} />
             <Route path="find-matches" element={<DiscoveryPage />} />
             <Route path="match-list" element={<MatchListPage />} />
             <Route path="likes" element={<LikesPage />} />
@@ -228,9 +214,7 @@ export function AppRoutes() {
             <Route path="profile-builder" element={<ProfilePage builder />} />
             <Route path="checkout" element={<CheckoutPage />} />
             <Route path="payment-success" element={<PaymentSuccessPage />} />
-            {GUARDED_PLACEHOLDERS.map((p) => (
-              <Route key={p} path={p.slice(1)} element={placeholder(p)} />
-            ))}
+            <Route path="dating-resources" element={<DatingResourcesPage />} />
           </Route>
         </Route>
       </Routes>

@@ -43,6 +43,7 @@ const MEASURED_SECONDS: Record<string, number> = {
   'public-area.spec.ts': 60,
   'pwa-install.spec.ts': 6,
   'pwa-update.spec.ts': 8,
+  'resources.spec.ts': 12,
   'visual.spec.ts': 58,
   'wingman.spec.ts': 34,
 };
