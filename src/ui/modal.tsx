@@ -1,7 +1,15 @@
 // A modal dialog that closes on Escape, on a tap outside it and when the page changes (mobile-first: a sheet
 // from the bottom on a phone, a centred card on a wider screen). Focus moves into it and back on close.
-import { useEffect, useRef, type ReactNode } from 'react';
+// Dialogs stack: one that opens while another is open (the match popup over a dialog the member had open)
+// shows above it, and Escape closes only the top one.
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
+
+/** The open dialogs, oldest first. */
+const openDialogs: symbol[] = [];
+/** Above the page's own layers (menus, Lovy's panel: z-50), below a call's screen (z-[60]). */
+const BASE_LAYER = 50;
+const MAX_LAYER = 59;
 
 export function Modal({
   label,
@@ -31,27 +39,46 @@ export function Modal({
   const opened = useRef(location.key);
   const close = useRef(onClose);
   close.current = onClose;
+  const [layer, setLayer] = useState(BASE_LAYER);
+  const id = useRef(Symbol('dialog'));
+  // What had the focus before the dialog: read as it first renders, since a child's autoFocus takes the
+  // focus while the dialog mounts, before any of its effects run.
+  const [before] = useState(() =>
+    typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null),
+  );
+
+  // Registered before the first paint, so a dialog opened over another never shows under it.
+  useLayoutEffect(() => {
+    const me = id.current;
+    openDialogs.push(me);
+    setLayer(Math.min(MAX_LAYER, BASE_LAYER + openDialogs.length - 1));
+    return () => {
+      const at = openDialogs.indexOf(me);
+      if (at >= 0) openDialogs.splice(at, 1);
+    };
+  }, []);
 
   useEffect(() => {
     if (location.key !== opened.current) close.current();
   }, [location.key]);
 
   useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    ref.current?.querySelector<HTMLElement>('[autofocus], button, input, select, textarea')?.focus();
+    if (!ref.current?.contains(document.activeElement))
+      ref.current?.querySelector<HTMLElement>('[autofocus], button, input, select, textarea')?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') close.current();
+      if (e.key === 'Escape' && openDialogs[openDialogs.length - 1] === id.current) close.current();
     };
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
       before?.focus?.();
     };
-  }, []);
+  }, [before]);
 
   return (
     <div
-      className={`fixed inset-0 z-50 flex justify-center bg-black/50 ${
+      style={{ zIndex: layer }}
+      className={`fixed inset-0 flex justify-center bg-black/50 ${
         placement === 'sheet' ? 'items-end md:items-center md:p-4' : 'items-center p-4'
       }`}
       onPointerDown={(e) => {

@@ -1,11 +1,13 @@
 // Games between two matches (issue 19), two members in two browser contexts: an invitation from the thread,
 // accepted from its card ("Game Started", "Let's play!"), three This-or-That rounds with the reveal, one of them
 // answered offline and revealed after reconnecting with no refresh, then the result; a story with four turns
-// that reads back as one text; a decline; and the "Game Error" fallback for a game that cannot be played.
+// that reads back as one text, started from the portal's list through the match picker (over which a new
+// match's "It's a Match!" shows, and closes alone); a decline of a game started by New game; and the "Game
+// Error" fallback for a game that cannot be played.
 import type { Page } from '@playwright/test';
 import { expect } from './support/accounts.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
-import { getServiceAuth, serviceGet, serviceWrite } from './support/service-role.ts';
+import { createAccount, getServiceAuth, serviceGet, serviceWrite } from './support/service-role.ts';
 import { makeMatchedPair, openConversation, thread } from './support/two-members.ts';
 import { test } from './support/test.ts';
 
@@ -114,6 +116,11 @@ test('a story with four turns reads back as one text; an invitation can be decli
   const auth = await getServiceAuth(request, baseURL!);
   const [cal, dee] = await makeMatchedPair(browser, request, auth, ['Cal', 'Dee']);
 
+  // Cal's replica has their match before he opens the games (a match arriving while the app is open is
+  // greeted by "It's a Match!": one does, below, on purpose).
+  await cal.page.goto('/match-list');
+  await expect(cal.page.getByTestId('match-row').filter({ hasText: 'Dee' })).toBeVisible({ timeout: 20_000 });
+
   // From the portal's list of the four games: a story in the theme Cal picks. The game he chose there is
   // the one chosen when the invitation opens, after he picks whom to play with.
   await cal.page.goto('/games');
@@ -123,6 +130,35 @@ test('a story with four turns reads back as one text; an invitation can be decli
   // Whom to play with opens over the list, where he tapped: it closes on Escape and on a tap outside it.
   const picker = cal.page.getByRole('dialog', { name: 'Play Story Builder with…' });
   await expect(picker.getByRole('button', { name: 'Dee' })).toBeFocused();
+
+  // A match made while it is open: "It's a Match!" shows above it (its button is what a tap there reaches),
+  // Escape closes only the popup, and the focus goes back where it was; the new match joins the list.
+  const keepSwiping = cal.page.getByRole('button', { name: 'Keep Swiping' });
+  await cal.page.removeLocatorHandler(keepSwiping);
+  const eli = await createAccount(request, auth, 'eli');
+  await serviceWrite(request, auth, 'patch', `/rest/v1/profiles?id=eq.${eli}`, { name: 'Eli Example' });
+  for (const [from, to] of [
+    [eli, cal.id],
+    [cal.id, eli],
+  ])
+    await serviceWrite(request, auth, 'post', '/rest/v1/user_interactions', {
+      user_id: from,
+      target_id: to,
+      interaction_type: 'like',
+    });
+  const popup = cal.page.getByRole('dialog', { name: "It's a Match!" });
+  await expect(popup).toBeVisible({ timeout: 20_000 });
+  const box = (await keepSwiping.boundingBox())!;
+  const hit = await cal.page.evaluate(
+    ([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.textContent,
+    [box.x + box.width / 2, box.y + box.height / 2],
+  );
+  expect(hit).toBe('Keep Swiping');
+  await cal.page.keyboard.press('Escape');
+  await expect(popup).toHaveCount(0);
+  await expect(picker).toBeVisible();
+  await expect(picker.getByRole('button', { name: 'Dee' })).toBeFocused();
+  await expect(picker.getByRole('button', { name: 'Eli' })).toBeVisible();
   await cal.page.keyboard.press('Escape');
   await expect(picker).toHaveCount(0);
   await expect(games.getByRole('button', { name: 'Play Story Builder' })).toBeFocused();

@@ -1,6 +1,6 @@
 // /games: the game portal (issue 19, lazy-loaded for signed-in members): start a game with a match, answer
 // invitations, continue games in progress, look back at finished ones. Everything from the replica.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Gamepad2 } from 'lucide-react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
@@ -124,20 +124,39 @@ type MatchRow = { id: string; name: string | null; photos: string | null };
  */
 function MatchPicker({
   matches,
+  loading,
   gameName,
   onPick,
   onClose,
 }: {
   matches: MatchRow[];
+  /** The replica has not answered yet: "no matches" would not be true. */
+  loading: boolean;
   gameName: string | undefined;
   onPick: (match: { id: string; name: string }) => void;
   onClose: () => void;
 }) {
   const title = gameName ? `Play ${gameName} with…` : 'Who will you play with?';
+  const list = useRef<HTMLUListElement>(null);
+  // Opened before the replica had the matches (still opening, or a match still on its way): the first one
+  // takes the focus when they come, as it does when the dialog opens on them.
+  const shown = !loading && matches.length > 0;
+  useEffect(() => {
+    const first = list.current?.querySelector('button');
+    if (!shown || !first) return;
+    // Only from within this dialog: a dialog opened over it (the match popup) keeps the focus.
+    const active = document.activeElement;
+    if (!active || active === document.body || first.closest('[role="dialog"]')?.contains(active))
+      first.focus();
+  }, [shown]);
   return (
     <Modal label={title} onClose={onClose}>
       <h2 className="text-xl font-semibold">{title}</h2>
-      {matches.length === 0 ? (
+      {loading ? (
+        <p className="mt-4 text-muted" role="status">
+          Loading your matches…
+        </p>
+      ) : matches.length === 0 ? (
         <p className="mt-4">
           Games are played with matches.{' '}
           <Link to="/find-matches" className="link">
@@ -145,7 +164,7 @@ function MatchPicker({
           </Link>
         </p>
       ) : (
-        <ul className="mt-4 grid gap-2" aria-label="Your matches">
+        <ul ref={list} className="mt-4 grid gap-2" aria-label="Your matches">
           {matches.map((m) => (
             <li key={m.id}>
               <button
@@ -175,7 +194,7 @@ function MatchPicker({
 
 function Portal({ me }: { me: string }) {
   const { data: sessions, isLoading } = useGameSessions(me);
-  const { data: matches } = useQuery<MatchRow>(
+  const { data: matches, isLoading: matchesLoading } = useQuery<MatchRow>(
     `select pp.id, pp.name, pp.photos from matches m
        join public_profiles pp on pp.id = case when m.user_id_1 = ?1 then m.user_id_2 else m.user_id_1 end
       where m.user_id_1 = ?1 or m.user_id_2 = ?1 order by pp.name`,
@@ -222,6 +241,7 @@ function Portal({ me }: { me: string }) {
       {choosing && (
         <MatchPicker
           matches={matches}
+          loading={matchesLoading}
           gameName={choosing.name}
           onPick={(m) => {
             setChoosing(undefined);
