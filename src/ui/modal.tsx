@@ -63,7 +63,11 @@ export function Modal({
   }, [location.key]);
 
   useEffect(() => {
-    if (!ref.current?.contains(document.activeElement))
+    // What gets the focus back: what had it as the dialog first rendered, unless that left the page meanwhile
+    // (it was in a dialog that closed as this one opened); then what has it now, if outside this dialog.
+    const now = document.activeElement as HTMLElement | null;
+    const back = before?.isConnected ? before : now && !ref.current?.contains(now) ? now : null;
+    if (!ref.current?.contains(now))
       ref.current?.querySelector<HTMLElement>('[autofocus], button, input, select, textarea')?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape' && openDialogs[openDialogs.length - 1] === id.current) close.current();
@@ -71,7 +75,7 @@ export function Modal({
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
-      before?.focus?.();
+      back?.focus?.();
     };
   }, [before]);
 

@@ -169,6 +169,12 @@ test('a story with four turns reads back as one text; an invitation can be decli
   await picker.getByRole('button', { name: 'Dee' }).click();
   await expect(picker).toHaveCount(0);
   const dialog = cal.page.getByRole('dialog', { name: 'Play a game with Dee' });
+  // Cancel there goes back to the game he chose in the list, with the focus on it.
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(games.getByRole('button', { name: 'Play Story Builder' })).toBeFocused();
+  await games.getByRole('button', { name: 'Play Story Builder' }).click();
+  await picker.getByRole('button', { name: 'Dee' }).click();
   await expect(dialog.getByRole('radio', { name: /Story Builder/ })).toBeChecked();
   await dialog.getByLabel('Theme').selectOption({ label: 'The Midnight Bookshop (Hard)' });
   await dialog.getByRole('button', { name: 'Send invitation' }).click();
