@@ -1,14 +1,15 @@
 // A modal dialog that closes on Escape, on a tap outside it and when the page changes (mobile-first: a sheet
 // from the bottom on a phone, a centred card on a wider screen). Focus moves into it and back on close.
 // Dialogs stack: one that opens while another is open (the match popup over a dialog the member had open)
-// shows above it, and Escape closes only the top one.
+// shows above it and above Lovy's panel, and Escape closes only the top one. Panels that close on a tap
+// outside them leave taps on a dialog (`data-modal-layer`) alone.
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 
 /** The open dialogs, oldest first. */
 const openDialogs: symbol[] = [];
 /** Above the page's own layers (menus, Lovy's panel: z-50), below a call's screen (z-[60]). */
-const BASE_LAYER = 50;
+const BASE_LAYER = 51;
 const MAX_LAYER = 59;
 
 export function Modal({
@@ -70,7 +71,10 @@ export function Modal({
     if (!ref.current?.contains(now))
       ref.current?.querySelector<HTMLElement>('[autofocus], button, input, select, textarea')?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && openDialogs[openDialogs.length - 1] === id.current) close.current();
+      if (e.key !== 'Escape' || openDialogs[openDialogs.length - 1] !== id.current) return;
+      // This Escape is the dialog's: a panel under it (Lovy's, which listens on the window) stays open.
+      e.stopPropagation();
+      close.current();
     };
     document.addEventListener('keydown', onKey);
     return () => {
@@ -82,6 +86,7 @@ export function Modal({
   return (
     <div
       style={{ zIndex: layer }}
+      data-modal-layer
       className={`fixed inset-0 flex justify-center bg-black/50 ${
         placement === 'sheet' ? 'items-end md:items-center md:p-4' : 'items-center p-4'
       }`}

@@ -7,8 +7,9 @@
 import type { Page } from '@playwright/test';
 import { expect } from './support/accounts.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
-import { createAccount, getServiceAuth, serviceGet, serviceWrite } from './support/service-role.ts';
-import { makeMatchedPair, openConversation, thread } from './support/two-members.ts';
+import { expectTapReaches } from './support/layers.ts';
+import { getServiceAuth, serviceGet, serviceWrite } from './support/service-role.ts';
+import { makeMatchedPair, matchNewMember, openConversation, thread } from './support/two-members.ts';
 import { test } from './support/test.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
@@ -135,25 +136,10 @@ test('a story with four turns reads back as one text; an invitation can be decli
   // Escape closes only the popup, and the focus goes back where it was; the new match joins the list.
   const keepSwiping = cal.page.getByRole('button', { name: 'Keep Swiping' });
   await cal.page.removeLocatorHandler(keepSwiping);
-  const eli = await createAccount(request, auth, 'eli');
-  await serviceWrite(request, auth, 'patch', `/rest/v1/profiles?id=eq.${eli}`, { name: 'Eli Example' });
-  for (const [from, to] of [
-    [eli, cal.id],
-    [cal.id, eli],
-  ])
-    await serviceWrite(request, auth, 'post', '/rest/v1/user_interactions', {
-      user_id: from,
-      target_id: to,
-      interaction_type: 'like',
-    });
+  await matchNewMember(request, auth, cal.id, 'Eli Example');
   const popup = cal.page.getByRole('dialog', { name: "It's a Match!" });
   await expect(popup).toBeVisible({ timeout: 20_000 });
-  const box = (await keepSwiping.boundingBox())!;
-  const hit = await cal.page.evaluate(
-    ([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.textContent,
-    [box.x + box.width / 2, box.y + box.height / 2],
-  );
-  expect(hit).toBe('Keep Swiping');
+  await expectTapReaches(keepSwiping);
   await cal.page.keyboard.press('Escape');
   await expect(popup).toHaveCount(0);
   await expect(picker).toBeVisible();

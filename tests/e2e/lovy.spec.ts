@@ -2,11 +2,19 @@
 // once, the panel from the header, a suggestion on /find-matches answered after the member sets Lovy up,
 // labelled, the history after a reload, a question asked offline kept as waiting and answered back online,
 // Escape closing the panel; at phone and desktop sizes, with no serious accessibility violation. Then "help me
-// reply" in an open conversation, and the landing's "Try AI Chat" opening Lovy after sign-in.
+// reply" in an open conversation, a new match's popup over the open panel (Escape closes the popup alone), and
+// the landing's "Try AI Chat" opening Lovy after sign-in.
 import { acceptNecessaryCookies, expect, makeEmail, PASSWORD, signUpAndConfirm } from './support/accounts.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { getServiceAuth } from './support/service-role.ts';
-import { makeMatchedPair, messageInput, openConversation, thread } from './support/two-members.ts';
+import { expectTapReaches } from './support/layers.ts';
+import {
+  makeMatchedPair,
+  matchNewMember,
+  messageInput,
+  openConversation,
+  thread,
+} from './support/two-members.ts';
 import { test } from './support/test.ts';
 
 /** The backend's API paths: while "offline" the context refuses them too (see offline-replica.spec.ts). */
@@ -111,7 +119,26 @@ test('"Help me reply" in an open conversation builds on what the match wrote; "T
   await expect(answer).toContainText('For your reply to Bea', { timeout: 30_000 });
   // Bea asked a question: the coach says to answer it first.
   await expect(answer).toContainText('Answer their question honestly first');
+
+  // A match made while Lovy is open: "It's a Match!" shows above the panel, and Escape there closes only the
+  // popup; the next Escape puts Lovy away.
+  const keepSwiping = ann.page.getByRole('button', { name: 'Keep Swiping' });
+  await ann.page.removeLocatorHandler(keepSwiping);
+  await matchNewMember(request, auth, ann.id, 'Cy Example');
+  const popup = ann.page.getByRole('dialog', { name: "It's a Match!" });
+  await expect(popup).toBeVisible({ timeout: 20_000 });
+  await expectTapReaches(keepSwiping);
   await ann.page.keyboard.press('Escape');
+  await expect(popup).toHaveCount(0);
+  await expect(panel).toBeVisible();
+  // Another: a tap on the popup's button is not a tap outside Lovy.
+  await matchNewMember(request, auth, ann.id, 'Dan Example');
+  await expect(popup).toBeVisible({ timeout: 20_000 });
+  await keepSwiping.click();
+  await expect(popup).toHaveCount(0);
+  await expect(panel).toBeVisible();
+  await ann.page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
 
   // A visitor's "Try AI Chat" on the landing page: Lovy opens once they are signed in.
   const visitor = await browser.newContext();

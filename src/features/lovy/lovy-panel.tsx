@@ -199,6 +199,8 @@ export default function LovyPanel() {
       const target = e.target as Node | null;
       if (!target || panelRef.current?.contains(target)) return;
       if ((target as Element).closest?.('[aria-controls="lovy-panel"]')) return;
+      // A dialog over the panel (It's a Match!) is answered without putting Lovy away.
+      if ((target as Element).closest?.('[data-modal-layer]')) return;
       setLovyOpen(false);
     };
     window.addEventListener('keydown', onKey);

@@ -1,6 +1,7 @@
 // Two matched members in two browser contexts, set up through the UI sign-up and the service role (as a job would).
 import type { APIRequestContext, Browser, BrowserContextOptions, Page } from '@playwright/test';
 import {
+  createAccount,
   getServiceAuth,
   serviceGet,
   serviceHeaders,
@@ -55,16 +56,39 @@ export async function makeMatchedPair(
     members.push({ page, id, email, firstName });
   }
   const [a, b] = members as [MatchedMember, MatchedMember];
+  await likeEachOther(request, auth, a.id, b.id);
+  return [a, b];
+}
+
+/** A like each way, written as the service role: SQL makes the match and opens the conversation. */
+export async function likeEachOther(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  a: string,
+  b: string,
+): Promise<void> {
   for (const [from, to] of [
-    [a.id, b.id],
-    [b.id, a.id],
+    [a, b],
+    [b, a],
   ])
     await serviceWrite(request, auth, 'post', '/rest/v1/user_interactions', {
       user_id: from,
       target_id: to,
       interaction_type: 'like',
     });
-  return [a, b];
+}
+
+/** A new member (no browser) named `name`, matched with `other`: a match that arrives on other's open pages. */
+export async function matchNewMember(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  other: string,
+  name: string,
+): Promise<string> {
+  const id = await createAccount(request, auth, name.split(' ')[0]!.toLowerCase());
+  await serviceWrite(request, auth, 'patch', `/rest/v1/profiles?id=eq.${id}`, { name });
+  await likeEachOther(request, auth, id, other);
+  return id;
 }
 
 export async function openConversation(page: Page, otherName: string): Promise<void> {
