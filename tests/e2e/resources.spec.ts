@@ -1,6 +1,7 @@
 // Dating Resources, at both sizes: from the sidebar (the menu on a phone) to the library, a topic that narrows
 // it (in the address, so Back returns to it), a guide with its reading time and the guides to read next, the
-// next one opened with the network off (the words ship with the app), and an address that names no guide.
+// next one opened with the network off (the words ship with the app), an address that names no guide, and a
+// link to a topic whose chip is brought into view.
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { test } from './support/test.ts';
@@ -79,5 +80,11 @@ for (const size of [
     await page.getByRole('link', { name: 'See all guides' }).click();
     await expect(page).toHaveURL(/\/dating-resources$/);
     await expect(guides.getByRole('listitem')).toHaveCount(9);
+
+    // A link to a topic: its chip is in view, even at the far end of the row on a phone.
+    await page.goto('/dating-resources?topic=wellbeing');
+    const wellbeing = topics.getByRole('link', { name: 'Wellbeing' });
+    await expect(wellbeing).toHaveAttribute('aria-current', 'page');
+    await expect(wellbeing).toBeInViewport({ ratio: 1 });
   });
 }

@@ -1,6 +1,6 @@
 // /dating-resources: the library of short guides on dating well and safely, by topic (the topic is in the
 // address, so Back returns to it). Everything ships with the app: the library reads offline.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { BookOpen, Clock } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { TOPICS, getArticles, getReadingMinutes, getTopicLabel, isTopicId } from './articles.ts';
@@ -18,6 +18,13 @@ export default function DatingResourcesPage() {
   useEffect(() => {
     document.title = 'Dating Resources · HeartSync';
   }, []);
+  // On a phone the row of topics scrolls sideways: the chosen one is brought into it (a shared link, Back).
+  const topics = useRef<HTMLElement>(null);
+  useEffect(() => {
+    topics.current
+      ?.querySelector('[aria-current="page"]')
+      ?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [topic]);
   const articles = getArticles(topic);
 
   return (
@@ -30,7 +37,7 @@ export default function DatingResourcesPage() {
         Short guides on dating well and safely. They are on your device: they read offline too.
       </p>
       {/* On a phone the topics scroll sideways in one row rather than wrapping over the guides. */}
-      <nav aria-label="Topics" className="-mx-4 mt-4 overflow-x-auto px-4 pb-1">
+      <nav ref={topics} aria-label="Topics" className="-mx-4 mt-4 overflow-x-auto px-4 pb-1">
         <ul className="flex gap-2">
           <li>
             <Link
