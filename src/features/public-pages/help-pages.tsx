@@ -76,6 +76,10 @@ const FAQ: Array<[string, string]> = [
     'In Account, enter your password and schedule the deletion. Everything is deleted after the grace period; you can cancel until then.',
   ],
   [
+    'Where can I read dating tips?',
+    'Signed in, open Dating Resources in the menu’s Community group: short guides on safety, first messages, first dates, your profile and wellbeing. They read offline too.',
+  ],
+  [
     'Who can see my location?',
     'Nobody sees your exact location. Other members see your city and a rounded distance band.',
   ],
