@@ -6,6 +6,7 @@
 // the landing's "Try AI Chat" opening Lovy after sign-in.
 import { acceptNecessaryCookies, expect, makeEmail, PASSWORD, signUpAndConfirm } from './support/accounts.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
+import { settledCard } from './support/deck.ts';
 import { getServiceAuth } from './support/service-role.ts';
 import { expectTapReaches } from './support/layers.ts';
 import {
@@ -42,6 +43,9 @@ for (const viewport of [
     else await page.keyboard.press('Escape');
     await expect(welcome).toBeHidden({ timeout: 2_000 });
     await page.goto('/find-matches');
+    // The deck settles first: axe below judges the page, and a Like button fading in as a fresh deck arrives
+    // read as low contrast (2 of 5 local runs at 390x844).
+    await settledCard(page);
     const launcher = page.getByRole('button', { name: 'Lovy', exact: true });
     await expect(launcher).toBeVisible();
     await expect(welcome).toHaveCount(0);
