@@ -7,9 +7,8 @@
 import type { Page } from '@playwright/test';
 import { expect } from './support/accounts.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
-import { expectTapReaches } from './support/layers.ts';
 import { getServiceAuth, serviceGet, serviceWrite } from './support/service-role.ts';
-import { makeMatchedPair, matchNewMember, openConversation, thread } from './support/two-members.ts';
+import { expectMatchPopupOver, makeMatchedPair, openConversation, thread } from './support/two-members.ts';
 import { test } from './support/test.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
@@ -134,15 +133,7 @@ test('a story with four turns reads back as one text; an invitation can be decli
 
   // A match made while it is open: "It's a Match!" shows above it (its button is what a tap there reaches),
   // Escape closes only the popup, and the focus goes back where it was; the new match joins the list.
-  const keepSwiping = cal.page.getByRole('button', { name: 'Keep Swiping' });
-  await cal.page.removeLocatorHandler(keepSwiping);
-  await matchNewMember(request, auth, cal.id, 'Eli Example');
-  const popup = cal.page.getByRole('dialog', { name: "It's a Match!" });
-  await expect(popup).toBeVisible({ timeout: 20_000 });
-  await expectTapReaches(keepSwiping);
-  await cal.page.keyboard.press('Escape');
-  await expect(popup).toHaveCount(0);
-  await expect(picker).toBeVisible();
+  await expectMatchPopupOver(request, auth, cal, 'Eli Example', picker);
   await expect(picker.getByRole('button', { name: 'Dee' })).toBeFocused();
   await expect(picker.getByRole('button', { name: 'Eli' })).toBeVisible();
   await cal.page.keyboard.press('Escape');

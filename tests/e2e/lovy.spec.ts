@@ -8,8 +8,8 @@ import { acceptNecessaryCookies, expect, makeEmail, PASSWORD, signUpAndConfirm }
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { settledCard } from './support/deck.ts';
 import { getServiceAuth } from './support/service-role.ts';
-import { expectTapReaches } from './support/layers.ts';
 import {
+  expectMatchPopupOver,
   makeMatchedPair,
   matchNewMember,
   messageInput,
@@ -126,19 +126,11 @@ test('"Help me reply" in an open conversation builds on what the match wrote; "T
 
   // A match made while Lovy is open: "It's a Match!" shows above the panel, and Escape there closes only the
   // popup; the next Escape puts Lovy away.
-  const keepSwiping = ann.page.getByRole('button', { name: 'Keep Swiping' });
-  await ann.page.removeLocatorHandler(keepSwiping);
-  await matchNewMember(request, auth, ann.id, 'Cy Example');
-  const popup = ann.page.getByRole('dialog', { name: "It's a Match!" });
-  await expect(popup).toBeVisible({ timeout: 20_000 });
-  await expectTapReaches(keepSwiping);
-  await ann.page.keyboard.press('Escape');
-  await expect(popup).toHaveCount(0);
-  await expect(panel).toBeVisible();
+  const popup = await expectMatchPopupOver(request, auth, ann, 'Cy Example', panel);
   // Another: a tap on the popup's button is not a tap outside Lovy.
   await matchNewMember(request, auth, ann.id, 'Dan Example');
   await expect(popup).toBeVisible({ timeout: 20_000 });
-  await keepSwiping.click();
+  await popup.getByRole('button', { name: 'Keep Swiping' }).click();
   await expect(popup).toHaveCount(0);
   await expect(panel).toBeVisible();
   await ann.page.keyboard.press('Escape');

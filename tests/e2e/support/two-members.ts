@@ -1,5 +1,5 @@
 // Two matched members in two browser contexts, set up through the UI sign-up and the service role (as a job would).
-import type { APIRequestContext, Browser, BrowserContextOptions, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, BrowserContextOptions, Locator, Page } from '@playwright/test';
 import {
   createAccount,
   getServiceAuth,
@@ -9,6 +9,7 @@ import {
   type ServiceAuth,
 } from './service-role.ts';
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './accounts.ts';
+import { expectTapReaches } from './layers.ts';
 
 export { getServiceAuth, serviceGet, serviceHeaders, serviceWrite, type ServiceAuth };
 
@@ -102,3 +103,27 @@ export async function openConversation(page: Page, otherName: string): Promise<v
 
 export const thread = (page: Page) => page.getByRole('list', { name: 'Messages' });
 export const messageInput = (page: Page) => page.getByLabel(/^Message /);
+
+/**
+ * A match made while `under` (a dialog, Lovy's panel) is open on `member`'s page: "It's a Match!" shows above
+ * it (its button is what a tap there reaches) and Escape closes only the popup. The page's handler that puts
+ * the popup away by itself is removed first; the popup is returned for more.
+ */
+export async function expectMatchPopupOver(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  member: MatchedMember,
+  newName: string,
+  under: Locator,
+): Promise<Locator> {
+  const keepSwiping = member.page.getByRole('button', { name: 'Keep Swiping' });
+  await member.page.removeLocatorHandler(keepSwiping);
+  await matchNewMember(request, auth, member.id, newName);
+  const popup = member.page.getByRole('dialog', { name: "It's a Match!" });
+  await expect(popup).toBeVisible({ timeout: 20_000 });
+  await expectTapReaches(keepSwiping);
+  await member.page.keyboard.press('Escape');
+  await expect(popup).toHaveCount(0);
+  await expect(under).toBeVisible();
+  return popup;
+}
