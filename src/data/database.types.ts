@@ -1390,6 +1390,10 @@ export type Database = {
         Args: { min_age: number | null; max_age: number | null; today: string | null };
         Returns: { born_from: string; born_to: string }[];
       };
+      get_blocked_members: {
+        Args: Record<PropertyKey, never>;
+        Returns: { blocked_id: string; name: string; blocked_at: string; reported: boolean }[];
+      };
       get_compatibility: {
         Args: { a: string | null; b: string | null };
         Returns: { score: number; explanation: Json }[];

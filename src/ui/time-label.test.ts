@@ -1,6 +1,6 @@
 // When something happened: the hour today, the day before it otherwise.
 import { describe, expect, it } from 'vitest';
-import { formatTimeLabel, parseTimestamp } from './time-label.ts';
+import { formatDayPhrase, formatTimeLabel, parseTimestamp } from './time-label.ts';
 
 // Local times, so the test holds in every time zone the suite runs in.
 const now = new Date(2026, 10, 30, 9, 15);
@@ -48,5 +48,26 @@ describe('formatTimeLabel', () => {
 
   it('treats a message stamped a little ahead of this device as of today', () => {
     expect(formatTimeLabel(at(2026, 10, 30, 9, 16), now, 'en-GB')).toBe('09:16');
+  });
+});
+
+describe('formatDayPhrase', () => {
+  const now = new Date(2026, 10, 30, 12, 0, 0);
+  const daysBefore = (n: number, hour = 9) => new Date(2026, 10, 30 - n, hour, 0, 0).toISOString();
+
+  it('says today, yesterday and days ago, then the date', () => {
+    expect(formatDayPhrase(daysBefore(0), now)).toBe('today');
+    expect(formatDayPhrase(daysBefore(1, 23), now)).toBe('yesterday');
+    expect(formatDayPhrase(daysBefore(6), now)).toBe('6 days ago');
+    expect(formatDayPhrase(daysBefore(7), now, { locale: 'en-GB' })).toBe('on 23 Nov');
+    expect(formatDayPhrase(daysBefore(2), now, { daysInWords: 2, locale: 'en-GB' })).toBe('on 28 Nov');
+    expect(formatDayPhrase(new Date(2025, 11, 31).toISOString(), now, { locale: 'en-GB' })).toBe(
+      'on 31 Dec 2025',
+    );
+  });
+
+  it('is of today when stamped ahead of this device, and undefined when unreadable', () => {
+    expect(formatDayPhrase(new Date(2026, 10, 30, 18).toISOString(), now)).toBe('today');
+    expect(formatDayPhrase('not a time', now)).toBeUndefined();
   });
 });

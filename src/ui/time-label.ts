@@ -28,15 +28,42 @@ export function formatTimeLabel(at: string, now: Date = new Date(), locale?: str
   const d = parseTimestamp(at);
   if (!d) return '';
   const time = d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
-  // Whole calendar days between the two, in the member's own time zone (a day with a clock change is 23 or 25 h).
-  const days = Math.round((startOfDay(now) - startOfDay(d)) / 86_400_000);
+  const days = getCalendarDaysAgo(d, now);
   if (days <= 0) return time;
   if (days === 1) return `Yesterday, ${time}`;
   if (days < 7) return `${d.toLocaleDateString(locale, { weekday: 'short' })}, ${time}`;
-  const date = d.toLocaleDateString(locale, {
+  return `${formatShortDate(d, now, locale)}, ${time}`;
+}
+
+/**
+ * The day of something in words to follow a verb ("Liked you …", "Blocked …"): "today", "yesterday", "3 days
+ * ago" within `daysInWords` days, before that "on 12 Nov" (with the year when it is not this year's). Something
+ * stamped a little ahead of this device is of today. Undefined for a timestamp it cannot read.
+ */
+export function formatDayPhrase(
+  at: string,
+  now: Date = new Date(),
+  { daysInWords = 7, locale }: { daysInWords?: number; locale?: string } = {},
+): string | undefined {
+  const d = parseTimestamp(at);
+  if (!d) return undefined;
+  const days = getCalendarDaysAgo(d, now);
+  if (days <= 0) return 'today';
+  if (days === 1) return 'yesterday';
+  if (days < daysInWords) return `${days} days ago`;
+  return `on ${formatShortDate(d, now, locale)}`;
+}
+
+/** Whole calendar days from d to now in the member's own time zone (a day with a clock change is 23 or 25 h). */
+function getCalendarDaysAgo(d: Date, now: Date): number {
+  return Math.round((startOfDay(now) - startOfDay(d)) / 86_400_000);
+}
+
+/** "12 Nov", with the year when it is not this year's. */
+function formatShortDate(d: Date, now: Date, locale: string | undefined): string {
+  return d.toLocaleDateString(locale, {
     day: 'numeric',
     month: 'short',
     ...(d.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }),
   });
-  return `${date}, ${time}`;
 }

@@ -233,6 +233,68 @@ test('reporting from a discovery card: both stop seeing each other at once, the 
   await expectNotInDeck(s, idR);
 });
 
+test('blocking from a discovery card asks first; an unblock in Account settings brings them back to the deck', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const auth = await getServiceAuth(request, baseURL!);
+  const emailW = makeEmail('wren');
+  const w = await newMemberPage(browser, baseURL!);
+  await signUpAndConfirm(w, request, emailW);
+  const idW = await getMemberId(request, auth, emailW);
+  const idY = await createAccount(request, auth, 'yusuf');
+  await setProfile(request, auth, idW, {
+    name: 'Wren Example',
+    birthday: '1994-03-03',
+    gender: 'woman',
+    looking_for: ['man'],
+    ...LONDON,
+  });
+  await setProfile(request, auth, idY, {
+    name: 'Yusuf Example',
+    birthday: '1991-08-08',
+    gender: 'man',
+    looking_for: ['woman'],
+    ...LONDON,
+  });
+  await w.goto('/find-matches');
+  await skipUntilShown(w, idY);
+
+  // A stray tap blocks nobody: the block asks, and Cancel leaves Yusuf on the card.
+  const confirm = w.getByRole('alertdialog', { name: 'Block Yusuf?' });
+  await w.getByRole('button', { name: 'Block', exact: true }).click();
+  await expect(confirm).toContainText('You can unblock them in Account settings.');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(card(w)).toHaveAttribute('data-member-id', idY);
+  const blocks = () =>
+    request
+      .get(`/rest/v1/blocked_users?select=reason&blocker_id=eq.${idW}`, { headers: headers(auth) })
+      .then((r) => r.json());
+  expect(await blocks()).toEqual([]);
+  await w.getByRole('button', { name: 'Block', exact: true }).click();
+  await confirm.getByRole('button', { name: 'Block' }).click();
+  await expect(w.getByText('User has been blocked successfully.')).toBeVisible();
+  await expect(w.locator(`[data-testid="discovery-card"][data-member-id="${idY}"]`)).toHaveCount(0);
+  expect(await blocks()).toEqual([{ reason: 'User blocked from discovery' }]);
+  await w.goto('/find-matches');
+  await expectNotInDeck(w, idY);
+
+  // Unblocked in Account settings, Yusuf is in her next deck again.
+  await w.goto('/account');
+  const blocked = w.getByRole('region', { name: 'Blocked members' });
+  await blocked.getByRole('button', { name: 'Unblock Yusuf' }).click({ timeout: 20_000 });
+  await w
+    .getByRole('alertdialog', { name: 'Unblock Yusuf?' })
+    .getByRole('button', { name: 'Unblock' })
+    .click();
+  await expect(blocked.getByText('You have not blocked anyone.')).toBeVisible();
+  await expect.poll(blocks, { timeout: 20_000 }).toEqual([]);
+  await w.goto('/find-matches');
+  await skipUntilShown(w, idY, { lookAgain: true });
+});
+
 test('a free member at the daily like limit: the SQL limit refuses a queued like and the upgrade prompt opens; likes and likes back then stop before writing', async ({
   browser,
   request,

@@ -295,7 +295,10 @@ test('two members: profile with a photo, discovery, like and like back, match po
   await b.goto('/likes');
   const carol = b.getByTestId('received-like').filter({ hasText: 'Carol' });
   await expect(carol).toBeVisible({ timeout: 20_000 });
-  await carol.getByRole('button', { name: 'Block' }).click();
+  // Block is in the card's More menu and asks first.
+  await carol.getByRole('button', { name: 'More actions' }).click();
+  await b.getByRole('menuitem', { name: 'Block' }).click();
+  await b.getByRole('alertdialog', { name: 'Block Carol?' }).getByRole('button', { name: 'Block' }).click();
   await expect(b.getByText('User blocked')).toBeVisible();
   await expect(b.getByText('User has been blocked successfully.')).toBeVisible();
   await expect(carol).toHaveCount(0);

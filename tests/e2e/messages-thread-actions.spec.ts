@@ -57,7 +57,9 @@ test('report and block from a conversation: a More menu on a phone, words on a w
   await more.click();
   await menu.getByRole('menuitem', { name: 'Block' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Block Jon?' });
-  await expect(confirm).toContainText('You will no longer see each other or be able to message.');
+  await expect(confirm).toContainText(
+    'You will no longer see each other or be able to message. You can unblock them in Account settings.',
+  );
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toHaveCount(0);
   const blocks = () =>

@@ -3,7 +3,7 @@
 // is refused. Also the matches.conversation_id link the sync rules key the conversation bucket on.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asActor, member } from '../support/as-role.ts';
+import { anonymous, asActor, member } from '../support/as-role.ts';
 import { createTestDatabase, getDatabaseKinds, type TestDatabase } from '../support/test-databases.ts';
 import { addInteraction, createMember, expectSqlError, makeMatch } from './support/members.ts';
 
@@ -204,5 +204,67 @@ describe.each(getDatabaseKinds())('block and report effects on %s', (kind) => {
     expect(again[0]?.id).not.toBe(first.matchId);
     // The old conversation comes back with the new match, keeping its history.
     expect(again[0]?.conversation_id).toBe(first.conversationId);
+  });
+
+  it("lists a blocker's own blocks by first name, newest first; unblocking shows the member again", async () => {
+    const a = await createMember(db, { name: 'Ada Blocker' });
+    const b = await createMember(db, { name: 'Ben Blocked' });
+    const c = await createMember(db, { name: 'Cy Also' });
+    const d = await createMember(db);
+    await act('block', a, b);
+    await act('block', a, c);
+    await act('block', d, a);
+    await db.query(
+      `update public.blocked_users set created_at = now() - interval '1 day' where blocked_id = $1`,
+      [b],
+    );
+    const listOf = (who: string) =>
+      asActor(db, member(who), async (tx) => {
+        const r = await tx.query<{ blocked_id: string; name: string | null; reported: boolean }>(
+          'select blocked_id, name, reported from public.get_blocked_members()',
+        );
+        return r.rows;
+      });
+    // Names a blocked member's first name only, though their public profile is hidden from the blocker.
+    expect(await listOf(a)).toEqual([
+      { blocked_id: c, name: 'Cy', reported: false },
+      { blocked_id: b, name: 'Ben', reported: false },
+    ]);
+    // A report of the blocker's own shows (the pair stays hidden after an unblock); one made on the blocker
+    // by a blocked member never does.
+    const e = await createMember(db, { name: 'Eve Reporter' });
+    await act('block', a, e);
+    await act('report', a, c);
+    await act('report', e, a);
+    expect((await listOf(a)).map((r) => [r.name, r.reported])).toEqual([
+      ['Eve', false],
+      ['Cy', true],
+      ['Ben', false],
+    ]);
+    const hidden = await asActor(db, member(a), (tx) =>
+      tx.query('select id from public.public_profiles where id = $1', [b]),
+    );
+    expect(hidden.rows).toEqual([]);
+    // Who blocked a member is never theirs to see; a visitor may not call it at all.
+    expect(await listOf(b)).toEqual([]);
+    expect((await listOf(d)).map((r) => r.blocked_id)).toEqual([a]);
+    await expectSqlError(
+      asActor(db, anonymous, (tx) => tx.query('select * from public.get_blocked_members()')),
+      '42501',
+    );
+    // Unblocking is the blocker's delete: the member is visible again and off the list.
+    await asActor(db, member(a), (tx) =>
+      tx.query('delete from public.blocked_users where blocker_id = $1 and blocked_id = $2', [a, b]),
+    );
+    expect((await listOf(a)).map((r) => r.blocked_id)).toEqual([e, c]);
+    const back = await asActor(db, member(a), (tx) =>
+      tx.query('select id from public.public_profiles where id = $1', [b]),
+    );
+    expect(back.rows).toHaveLength(1);
+    // The blocked member cannot lift a block made on them.
+    await asActor(db, member(a), (tx) =>
+      tx.query('delete from public.blocked_users where blocker_id = $1', [d]),
+    );
+    expect((await listOf(d)).map((r) => r.blocked_id)).toEqual([a]);
   });
 });

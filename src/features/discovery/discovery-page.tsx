@@ -14,7 +14,7 @@ import { useLikeLimit } from '../likes/like-limit-prompt.tsx';
 import { writeInteraction } from '../likes/likes-data.ts';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
 import { blockMember } from '../reports/report-api.ts';
-import { ReportDialog } from '../reports/report-dialog.tsx';
+import { BlockConfirmDialog, ReportDialog } from '../reports/report-dialog.tsx';
 import { getDistanceText, getWhyYouMatch, parseExplanation } from './card-text.ts';
 import { SwipeCard } from './swipe-card.tsx';
 import {
@@ -294,6 +294,7 @@ export default function DiscoveryPage() {
   const [awaitedDeck, setAwaitedDeck] = useState<{ fetchedAt: string; before: DeckRow[] }>();
   const [loadError, setLoadError] = useState<string>();
   const [reporting, setReporting] = useState<DeckRow>();
+  const [blocking, setBlocking] = useState<DeckRow>();
   /** The last skip, which the member may take back. */
   const [lastSkip, setLastSkip] = useState<{ id: string; name: string }>();
   const { data: deck, isLoading } = useQuery<DeckRow>(
@@ -559,7 +560,7 @@ export default function DiscoveryPage() {
             <button
               type="button"
               className="btn-ghost"
-              onClick={() => void block(current)}
+              onClick={() => setBlocking(current)}
               disabled={settling}
               aria-describedby={settling ? 'deck-settling' : undefined}
             >
@@ -586,6 +587,17 @@ export default function DiscoveryPage() {
         )
       )}
       {likeLimit.prompt}
+      {blocking && (
+        <BlockConfirmDialog
+          name={blocking.name ?? 'this member'}
+          onConfirm={() => {
+            const row = blocking;
+            setBlocking(undefined);
+            void block(row);
+          }}
+          onCancel={() => setBlocking(undefined)}
+        />
+      )}
       {reporting && (
         <ReportDialog
           reporterId={me}

@@ -1,11 +1,16 @@
-// /likes: likes received (with the liker's photos), like back, skip and block; marks them seen on opening.
+// /likes: likes received as a grid of photos (a tap opens the liker's whole profile), like back, skip and block
+// (after a yes); marks them seen on opening.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Heart } from 'lucide-react';
 import { useAuth } from '../../session/auth-context.tsx';
 import { useQuery as useReplicaQuery, useReplica } from '../../data/replica.tsx';
 import { toast } from '../../ui/toast-store.ts';
-import { MemberPhoto } from '../profile/member-photo.tsx';
 import { BLOCK_REASON_LIKES, blockMember } from '../reports/report-api.ts';
+import { BlockConfirmDialog } from '../reports/report-dialog.tsx';
+import { getLikerName, LikeCard } from './like-card.tsx';
+import { LikeDetails } from './like-details.tsx';
 import { useLikeLimit } from './like-limit-prompt.tsx';
 import {
   RECEIVED_LIKES_KEY,
@@ -25,6 +30,9 @@ export default function LikesPage() {
   const markSeen = useMarkLikesSeen();
   const likeLimit = useLikeLimit(db, me);
   const [hidden, setHidden] = useState<Set<string>>(new Set());
+  // Whose profile is open (by liker, so a refreshed list keeps it open) and whose block awaits a yes.
+  const [viewing, setViewing] = useState<string>();
+  const [blocking, setBlocking] = useState<ReceivedLike>();
   const sentinel = useRef<HTMLDivElement>(null);
   // Answered locally (possibly still queued offline): gone from the list at once.
   const { data: answered } = useReplicaQuery<{ target_id: string }>(
@@ -101,59 +109,69 @@ export default function LikesPage() {
   const rows = (likes.data?.pages.flat() ?? []).filter(
     (l) => !answeredIds.has(l.liker_id) && !hidden.has(l.liker_id),
   );
+  // The open profile follows the list: once its like is answered (here or on another device) it closes.
+  const viewed = rows.find((l) => l.liker_id === viewing);
+  const actions = {
+    onView: (like: ReceivedLike) => setViewing(like.liker_id),
+    onLikeBack: (like: ReceivedLike) => void likeBack(like),
+    onSkip: (like: ReceivedLike) => void skip(like),
+    onBlock: (like: ReceivedLike) => setBlocking(like),
+  };
 
   return (
     <main id="main" className="mx-auto max-w-4xl p-4 md:p-8">
       <h1 className="text-3xl font-bold">Likes</h1>
       <p className="mt-1 text-muted">People who liked you. Like them back to match.</p>
-      {likes.isLoading && <p className="mt-6">Loading...</p>}
+      {likes.isLoading && (
+        <div
+          role="status"
+          aria-label="Loading your likes"
+          className="mt-6 grid grid-cols-2 gap-3 md:grid-cols-3"
+        >
+          {[0, 1, 2, 3].map((i) => (
+            <div key={i} className="aspect-[3/4] rounded-xl bg-subtle motion-safe:animate-pulse" />
+          ))}
+        </div>
+      )}
       {likes.error && (
         <p role="alert" className="mt-6 text-red-700 dark:text-red-400">
           Could not load your likes. Check your connection and try again.
         </p>
       )}
       {!likes.isLoading && !likes.error && rows.length === 0 && (
-        <p className="card mt-6">
-          No new likes right now. Complete your profile and keep swiping to get noticed.
-        </p>
+        <div className="card mt-6 flex flex-col items-center gap-3 text-center">
+          <Heart aria-hidden="true" className="size-10 text-primary" />
+          <h2 className="text-xl font-semibold">No new likes right now</h2>
+          <p className="text-muted">Complete your profile and keep swiping to get noticed.</p>
+          <div className="flex flex-wrap justify-center gap-2">
+            <Link to="/find-matches" className="btn-primary">
+              Find Matches
+            </Link>
+            <Link to="/profile" className="btn-secondary">
+              Edit profile
+            </Link>
+          </div>
+        </div>
       )}
-      <ul className="mt-6 grid gap-4 sm:grid-cols-2">
+      <ul className="mt-6 grid grid-cols-2 gap-3 md:grid-cols-3 md:gap-4">
         {rows.map((like) => (
-          <li key={like.id} className="card flex flex-col gap-3" data-testid="received-like">
-            <div className="flex gap-2 overflow-x-auto">
-              {(like.liker_photos.length ? like.liker_photos : [undefined]).slice(0, 3).map((p, i) => (
-                <MemberPhoto
-                  key={p ?? i}
-                  path={p}
-                  alt={`Photo ${i + 1} of ${like.name ?? 'this member'}`}
-                  className="h-28 w-28 shrink-0 rounded-lg object-cover"
-                />
-              ))}
-            </div>
-            <div>
-              <h2 className="text-lg font-semibold">
-                {like.name ?? 'Member'}
-                {like.age ? `, ${like.age}` : ''}
-              </h2>
-              {like.city && <p className="text-sm text-muted">{like.city}</p>}
-              {like.bio && <p className="mt-1 line-clamp-2 text-sm">{like.bio}</p>}
-            </div>
-            <div className="mt-auto flex flex-wrap gap-2">
-              <button type="button" className="btn-primary" onClick={() => void likeBack(like)}>
-                Like back
-              </button>
-              <button type="button" className="btn-secondary" onClick={() => void skip(like)}>
-                Skip
-              </button>
-              <button type="button" className="btn-ghost" onClick={() => void block(like)}>
-                Block
-              </button>
-            </div>
-          </li>
+          <LikeCard key={like.id} like={like} actions={actions} />
         ))}
       </ul>
       <div ref={sentinel} aria-hidden="true" className="h-4" />
       {isFetchingNextPage && <p className="mt-2 text-center">Loading more...</p>}
+      {viewed && <LikeDetails like={viewed} actions={actions} onClose={() => setViewing(undefined)} />}
+      {blocking && (
+        <BlockConfirmDialog
+          name={getLikerName(blocking)}
+          onConfirm={() => {
+            const like = blocking;
+            setBlocking(undefined);
+            void block(like);
+          }}
+          onCancel={() => setBlocking(undefined)}
+        />
+      )}
       {likeLimit.prompt}
     </main>
   );

@@ -9,7 +9,7 @@ import { signChatMedia, uploadChatPhoto } from './messages-api.ts';
 import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unsent-text.ts';
 import { MemberPhoto } from '../profile/member-photo.tsx';
 import { blockMember } from '../reports/report-api.ts';
-import { ReportDialog } from '../reports/report-dialog.tsx';
+import { BlockConfirmDialog, ReportDialog } from '../reports/report-dialog.tsx';
 import { WingmanThreadHelp } from '../agents/wingman-thread-help.tsx';
 import { getAiMessageMarking } from '../../domain/wingman.ts';
 import {
@@ -21,7 +21,6 @@ import {
 } from '../../domain/calls.ts';
 import { CallButtons } from '../calls/call-buttons.tsx';
 import { GameInviteCard, PlayGameButton } from '../games/game-thread-parts.tsx';
-import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { MoreMenu } from '../../ui/more-menu.tsx';
@@ -649,10 +648,8 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
         />
       )}
       {confirmingBlock && (
-        <ConfirmDialog
-          title={`Block ${name}?`}
-          text="You will no longer see each other or be able to message."
-          confirmLabel="Block"
+        <BlockConfirmDialog
+          name={name}
           onCancel={() => setConfirmingBlock(false)}
           onConfirm={() => void block()}
         />

@@ -80,6 +80,10 @@ const FAQ: Array<[string, string]> = [
     'Signed in, open Dating Resources in the menu’s Community group: short guides on safety, first messages, first dates, your profile and wellbeing. They read offline too.',
   ],
   [
+    'How do I block or unblock someone?',
+    'Block or report them from their card in Find Matches or on your Likes page, or from your conversation: either hides you from each other at once. Account lists the members you blocked; Unblock there lets you find each other again, though an earlier match does not come back.',
+  ],
+  [
     'Who can see my location?',
     'Nobody sees your exact location. Other members see your city and a rounded distance band.',
   ],

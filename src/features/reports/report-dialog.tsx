@@ -1,5 +1,8 @@
 // The report dialog: a category and details; the report stays pending for the operator and hides the pair at once.
+// And the one question before a block, wherever it starts (a discovery card, the likes page, a conversation): a
+// block is undone only from Account settings, so a stray tap never makes one.
 import { useState, type FormEvent } from 'react';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import {
@@ -92,5 +95,26 @@ export function ReportDialog({
         </div>
       </form>
     </Modal>
+  );
+}
+
+export function BlockConfirmDialog({
+  name,
+  onConfirm,
+  onCancel,
+}: {
+  /** The member's first name as their card shows it. */
+  name: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      title={`Block ${name}?`}
+      text="You will no longer see each other or be able to message. You can unblock them in Account settings."
+      confirmLabel="Block"
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    />
   );
 }

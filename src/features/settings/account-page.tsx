@@ -1,4 +1,4 @@
-// /account: password, privacy, notifications, appearance, pause or reactivate, data export, schedule or cancel deletion (password required).
+// /account: password, privacy, blocked members (unblock), notifications, appearance, pause or reactivate, data export, schedule or cancel deletion (password required).
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
@@ -25,6 +25,7 @@ import {
   NotificationPreferencesSection,
   PrivacySection,
 } from './account-settings-sections.tsx';
+import { BlockedMembersSection } from './blocked-members-section.tsx';
 
 function PauseSection() {
   const { data, isLoading, error } = usePauseStatus();
@@ -199,6 +200,7 @@ export default function AccountPage() {
       </section>
       <ChangePasswordSection />
       <PrivacySection />
+      <BlockedMembersSection />
       <NotificationPreferencesSection />
       <PauseSection />
       <DataExportSection />

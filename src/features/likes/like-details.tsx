@@ -1,0 +1,98 @@
+// A liker's whole profile, opened from their card on the likes page: every photo, the words about them, when
+// they liked, and the same answers as the card (Skip, Like back, Block) in words.
+import { BadgeCheck, Ban, Heart, MapPin, X } from 'lucide-react';
+import { Modal } from '../../ui/modal.tsx';
+import { MemberPhoto } from '../profile/member-photo.tsx';
+import { getLikerName, type LikeActions } from './like-card.tsx';
+import type { ReceivedLike } from './likes-api.ts';
+import { describeLikeWhen } from './like-when.ts';
+
+export function LikeDetails({
+  like,
+  actions,
+  onClose,
+}: {
+  like: ReceivedLike;
+  actions: Omit<LikeActions, 'onView'>;
+  onClose: () => void;
+}) {
+  const name = getLikerName(like);
+  const photos = like.liker_photos.length > 0 ? like.liker_photos : [undefined];
+  const when = describeLikeWhen(like.created_at);
+  return (
+    <Modal labelledBy="like-details-name" onClose={onClose} className="md:max-w-md">
+      <div className="-mx-4 -mt-4 mb-4 md:-mx-6 md:-mt-6">
+        {/* Photos side by side, one a screen's width, the next peeking in: a swipe brings it. */}
+        <ul
+          aria-label={`Photos of ${name}`}
+          className="flex snap-x snap-mandatory gap-2 overflow-x-auto px-4 pt-4 [scrollbar-width:none] md:px-6 md:pt-6"
+        >
+          {photos.map((p, i) => (
+            <li key={p ?? i} className={`shrink-0 snap-center ${photos.length > 1 ? 'w-[85%]' : 'w-full'}`}>
+              <MemberPhoto
+                path={p}
+                alt={`Photo ${i + 1} of ${name}`}
+                className="aspect-[3/4] max-h-[45dvh] w-full rounded-xl object-cover"
+              />
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div className="space-y-3">
+        <div className="flex items-start justify-between gap-2">
+          <div className="min-w-0">
+            <h2 id="like-details-name" className="flex items-center gap-1 text-2xl font-bold">
+              <span className="truncate">
+                {name}
+                {like.age ? `, ${like.age}` : ''}
+              </span>
+              {like.is_verified && (
+                <BadgeCheck role="img" aria-label="Verified" className="size-5 shrink-0 text-sky-600" />
+              )}
+            </h2>
+            {like.city && (
+              <p className="flex items-center gap-1 text-sm text-muted">
+                <MapPin aria-hidden="true" className="size-4 shrink-0" />
+                {like.city}
+              </p>
+            )}
+            {when && <p className="text-sm font-medium text-primary">{when}</p>}
+          </div>
+          <button type="button" className="btn-ghost px-2" onClick={onClose}>
+            <X aria-hidden="true" className="size-5" />
+            <span className="sr-only">Close</span>
+          </button>
+        </div>
+        {like.bio && <p className="text-sm whitespace-pre-line">{like.bio}</p>}
+        {like.interests.length > 0 && (
+          <ul className="flex flex-wrap gap-1" aria-label="Interests">
+            {like.interests.map((interest) => (
+              <li key={interest} className="rounded-full border border-border px-2 py-0.5 text-xs">
+                {interest}
+              </li>
+            ))}
+          </ul>
+        )}
+        {/* The answers stay in view while a long profile scrolls under them. */}
+        <div className="sticky bottom-0 -mx-1 flex gap-2 bg-card px-1 py-2">
+          <button type="button" className="btn-secondary flex-1" onClick={() => actions.onSkip(like)}>
+            <X aria-hidden="true" className="size-4" />
+            Skip
+          </button>
+          <button type="button" className="btn-primary flex-1" onClick={() => actions.onLikeBack(like)}>
+            <Heart aria-hidden="true" className="size-4" />
+            Like back
+          </button>
+        </div>
+        <button
+          type="button"
+          className="btn-ghost mx-auto flex text-muted"
+          onClick={() => actions.onBlock(like)}
+        >
+          <Ban aria-hidden="true" className="size-4" />
+          Block {name}
+        </button>
+      </div>
+    </Modal>
+  );
+}

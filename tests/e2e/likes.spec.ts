@@ -1,0 +1,169 @@
+// The likes page at both sizes: the likers as a grid of photos (two a row on a phone, three beside the sidebar),
+// a liker's whole profile opened by a tap on the photo (and from the More menu), a like back from it that makes
+// the match, a skip from the card, a block that asks first, and the block lifted again from Account settings.
+import type { Page } from '@playwright/test';
+import { expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import { expectNoSeriousA11yViolations } from './support/axe.ts';
+import { expectTapReaches } from './support/layers.ts';
+import { createAccount, getMemberId, seedLikes, serviceGet, setProfile } from './support/service-role.ts';
+import { getServiceAuth, newMemberPage } from './support/two-members.ts';
+import { test } from './support/test.ts';
+
+test.describe.configure({ timeout: 120_000 });
+
+const LONDON = { city: 'London', country: 'United Kingdom', location_lat: 51.5, location_lng: -0.1 };
+
+/** The top of a card, rounded: cards in one row of the grid share it. */
+async function getTop(page: Page, name: string): Promise<number> {
+  const box = await page.getByTestId('received-like').filter({ hasText: name }).boundingBox();
+  return Math.round(box!.y);
+}
+
+for (const size of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test(`likes as a grid: a profile, like back, skip, block and unblock at ${size.width}x${size.height}`, async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const auth = await getServiceAuth(request, baseURL!);
+    const page = await newMemberPage(browser, { baseURL, viewport: size });
+    const email = makeEmail('liked');
+    await signUpAndConfirm(page, request, email);
+    const me = await getMemberId(request, auth, email);
+    // Three members liked her, the newest last: Theo (with words and interests), Uma, Vic.
+    const likers: Record<string, string> = {};
+    for (const [name, extra] of [
+      ['Theo', { bio: 'Climber, cook and bad pun enthusiast.', interests: ['climbing', 'cooking'] }],
+      ['Uma', {}],
+      ['Vic', {}],
+    ] as const) {
+      const id = await createAccount(request, auth, name.toLowerCase());
+      await setProfile(request, auth, id, {
+        name: `${name} Example`,
+        birthday: '1990-05-01',
+        gender: 'man',
+        ...LONDON,
+        ...extra,
+      });
+      await seedLikes(request, auth, id, [me]);
+      likers[name] = id;
+    }
+
+    await page.goto('/likes');
+    const cards = page.getByTestId('received-like');
+    await expect(cards).toHaveCount(3, { timeout: 20_000 });
+    const card = (name: string) => cards.filter({ hasText: name });
+    await expect(card('Theo')).toContainText('London');
+    await expect(card('Theo').getByText('New', { exact: true })).toBeVisible();
+    // A grid: two likers a row on a phone, three beside the sidebar; the first row's answers without scrolling.
+    const tops = await Promise.all(['Vic', 'Uma', 'Theo'].map((n) => getTop(page, n)));
+    if (size.width < 768) expect(tops[0] === tops[1] && tops[2]! > tops[0]!).toBe(true);
+    else expect(new Set(tops).size).toBe(1);
+    await expect(card('Vic').getByRole('button', { name: 'Like back' })).toBeInViewport();
+    // Beside the sidebar the answers are in words; on a phone round icons with the same names.
+    const likeBackWords = card('Vic').getByText('Like back', { exact: true });
+    if (size.width < 768) await expect(likeBackWords).toBeHidden();
+    else await expect(likeBackWords).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+
+    // A tap on the photo opens Theo's whole profile; Escape closes it and the focus comes back.
+    const viewTheo = card('Theo').getByRole('button', { name: "View Theo's profile" });
+    await expectTapReaches(viewTheo);
+    await viewTheo.click();
+    const profile = page.getByRole('dialog', { name: /^Theo, \d+/ });
+    await expect(profile).toBeVisible();
+    await expect(profile.getByText('Climber, cook and bad pun enthusiast.')).toBeVisible();
+    await expect(profile.getByRole('list', { name: 'Interests' }).getByRole('listitem')).toHaveText([
+      'climbing',
+      'cooking',
+    ]);
+    await expect(profile.getByText('Liked you today')).toBeVisible();
+    await expect(profile.getByRole('button', { name: 'Like back' })).toBeInViewport();
+    await expectNoSeriousA11yViolations(page);
+    await page.keyboard.press('Escape');
+    await expect(profile).toHaveCount(0);
+    await expect(viewTheo).toBeFocused();
+
+    // The More menu opens it too; a tap outside closes it.
+    await card('Theo').getByRole('button', { name: 'More actions' }).click();
+    await page
+      .getByRole('menu', { name: 'More actions for Theo' })
+      .getByRole('menuitem', { name: 'View profile' })
+      .click();
+    await expect(profile).toBeVisible();
+    await page.mouse.click(5, 5);
+    await expect(profile).toHaveCount(0);
+
+    // Like back from the profile: the like is sent, the profile closes, Theo leaves the list, and they match.
+    await viewTheo.click();
+    await profile.getByRole('button', { name: 'Like back' }).click();
+    await expect(page.getByText("You've liked them back!")).toBeVisible();
+    await expect(profile).toHaveCount(0);
+    await expect(card('Theo')).toHaveCount(0);
+    await expect
+      .poll(
+        async () =>
+          (
+            await serviceGet<unknown[]>(
+              request,
+              auth,
+              `/rest/v1/matches?select=id&or=(user_id_1.eq.${me},user_id_2.eq.${me})`,
+            )
+          ).length,
+        { timeout: 20_000 },
+      )
+      .toBe(1);
+
+    // Skip from the card.
+    await card('Uma').getByRole('button', { name: 'Skip' }).click();
+    await expect(card('Uma')).toHaveCount(0);
+
+    // Block asks first: Cancel keeps Vic, Block removes them.
+    const openBlock = async () => {
+      await card('Vic').getByRole('button', { name: 'More actions' }).click();
+      await page
+        .getByRole('menu', { name: 'More actions for Vic' })
+        .getByRole('menuitem', { name: 'Block' })
+        .click();
+    };
+    const confirmBlock = page.getByRole('alertdialog', { name: 'Block Vic?' });
+    await openBlock();
+    await expect(confirmBlock).toContainText('You can unblock them in Account settings.');
+    await confirmBlock.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirmBlock).toHaveCount(0);
+    await expect(card('Vic')).toBeVisible();
+    await openBlock();
+    await confirmBlock.getByRole('button', { name: 'Block' }).click();
+    await expect(page.getByText('User has been blocked successfully.')).toBeVisible();
+    await expect(card('Vic')).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'No new likes right now' })).toBeVisible();
+    expect(
+      await serviceGet(request, auth, `/rest/v1/blocked_users?select=reason&blocker_id=eq.${me}`),
+    ).toEqual([{ reason: 'User blocked from likes' }]);
+
+    // Account settings list Vic by first name; Unblock asks, then lifts the block on the server too.
+    await page.goto('/account');
+    const blocked = page.getByRole('region', { name: 'Blocked members' });
+    const vic = blocked.getByTestId('blocked-member');
+    await expect(vic).toHaveCount(1, { timeout: 20_000 });
+    await expect(vic).toContainText('Vic');
+    await expect(vic).not.toContainText('Example');
+    await expect(vic).toContainText('Blocked today');
+    await expectNoSeriousA11yViolations(page);
+    await vic.getByRole('button', { name: 'Unblock Vic' }).click();
+    const confirmUnblock = page.getByRole('alertdialog', { name: 'Unblock Vic?' });
+    await expect(confirmUnblock).toContainText('An earlier match and its messages do not come back.');
+    await confirmUnblock.getByRole('button', { name: 'Unblock' }).click();
+    await expect(page.getByText('Vic is no longer blocked.')).toBeVisible();
+    await expect(blocked.getByText('You have not blocked anyone.')).toBeVisible();
+    await expect
+      .poll(() => serviceGet(request, auth, `/rest/v1/blocked_users?select=id&blocker_id=eq.${me}`), {
+        timeout: 20_000,
+      })
+      .toEqual([]);
+    await page.context().close();
+  });
+}
