@@ -27,6 +27,7 @@ const MEASURED_SECONDS: Record<string, number> = {
   'discovery-journeys.spec.ts': 35,
   'games.spec.ts': 52,
   'landing-prerender.spec.ts': 15,
+  'likes.spec.ts': 22,
   'lovy.spec.ts': 42,
   'members-core.spec.ts': 42,
   'messages-privacy-media.spec.ts': 31,

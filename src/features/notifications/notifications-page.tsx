@@ -1,6 +1,16 @@
 // /notifications: every notification newest first, each linking to its place (likes in a row as one entry);
 // mark one or all read.
 import { Link } from 'react-router-dom';
+import {
+  Bell,
+  Check,
+  Gamepad2,
+  Heart,
+  HeartHandshake,
+  MessageCircle,
+  Phone,
+  type LucideIcon,
+} from 'lucide-react';
 import { useAuth } from '../../session/auth-context.tsx';
 import { useReplica } from '../../data/replica.tsx';
 import { formatTimeLabel } from '../../ui/time-label.ts';
@@ -12,6 +22,16 @@ import {
   useNotifications,
   type NotificationRow,
 } from './notifications-data.ts';
+
+/** What a notification is about, at a glance: its type's icon (a bell for any other). */
+function getNotificationIcon(type: string): LucideIcon {
+  if (type === 'like') return Heart;
+  if (type === 'match') return HeartHandshake;
+  if (type === 'message') return MessageCircle;
+  if (type.startsWith('game_')) return Gamepad2;
+  if (type.includes('call')) return Phone;
+  return Bell;
+}
 
 function findConversationId(n: NotificationRow): string | undefined {
   try {
@@ -54,39 +74,53 @@ export default function NotificationsPage() {
         <p className="card">No notifications yet.</p>
       ) : (
         <ul aria-label="Notifications" className="space-y-2">
-          {groups.map(({ head: n, items, title, unread: isUnread }) => (
-            <li
-              key={n.id}
-              data-read={isUnread ? 'false' : 'true'}
-              data-count={items.length}
-              className={`card flex items-start justify-between gap-3 ${isUnread ? 'border-primary' : ''}`}
-            >
-              <Link
-                to={getNotificationLink(n, findConversationId(n))}
-                className="min-w-0 flex-1"
-                onClick={() => void markRead(items)}
+          {groups.map(({ head: n, items, title, unread: isUnread }) => {
+            const Icon = getNotificationIcon(n.type);
+            return (
+              <li
+                key={n.id}
+                data-read={isUnread ? 'false' : 'true'}
+                data-count={items.length}
+                className={`card flex items-start justify-between gap-3 p-4 ${isUnread ? 'border-primary' : ''}`}
               >
-                <span className="block font-semibold">
-                  {isUnread && <span className="sr-only">Unread: </span>}
-                  {title}
+                <span
+                  aria-hidden="true"
+                  className={`flex size-10 shrink-0 items-center justify-center rounded-full ${
+                    isUnread ? 'bg-primary text-primary-fg' : 'bg-subtle text-muted'
+                  }`}
+                >
+                  <Icon className="size-5" />
                 </span>
-                {n.body && <span className="block text-sm text-muted">{n.body}</span>}
-                <time dateTime={n.created_at} className="block text-xs text-muted">
-                  {formatTimeLabel(n.created_at)}
-                </time>
-              </Link>
-              {isUnread && (
-                <button
-                  type="button"
-                  className="btn-ghost text-sm"
-                  aria-label={`Mark "${title}" as read`}
+                <Link
+                  to={getNotificationLink(n, findConversationId(n))}
+                  className="min-w-0 flex-1"
                   onClick={() => void markRead(items)}
                 >
-                  Mark read
-                </button>
-              )}
-            </li>
-          ))}
+                  <span className="block font-semibold">
+                    {isUnread && <span className="sr-only">Unread: </span>}
+                    {title}
+                  </span>
+                  {n.body && <span className="block text-sm text-muted">{n.body}</span>}
+                  <time dateTime={n.created_at} className="block text-xs text-muted">
+                    {formatTimeLabel(n.created_at)}
+                  </time>
+                </Link>
+                {isUnread && (
+                  <button
+                    type="button"
+                    className="btn-ghost shrink-0 px-2 text-sm sm:px-3"
+                    aria-label={`Mark "${title}" as read`}
+                    title="Mark read"
+                    onClick={() => void markRead(items)}
+                  >
+                    {/* A tick on a phone, where the words would squeeze the title; words beside it on wider screens. */}
+                    <Check aria-hidden="true" className="size-5 sm:hidden" />
+                    <span className="hidden sm:inline">Mark read</span>
+                  </button>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
     </main>
