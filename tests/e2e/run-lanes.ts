@@ -41,6 +41,7 @@ const MEASURED_SECONDS: Record<string, number> = {
   'payments.spec.ts': 20,
   'plan-offline.spec.ts': 5,
   'profile-offline.spec.ts': 31,
+  'profile-photos.spec.ts': 18,
   'public-area.spec.ts': 60,
   'pwa-install.spec.ts': 6,
   'pwa-update.spec.ts': 8,

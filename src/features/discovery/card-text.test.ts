@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getDistanceText, getWhyYouMatch, parseExplanation } from './card-text.ts';
+import { describeAgeRange, getDistanceText, getWhyYouMatch, parseExplanation } from './card-text.ts';
 
 describe('getDistanceText', () => {
   it('words every band without exact distances', () => {
@@ -29,5 +29,17 @@ describe('getWhyYouMatch', () => {
     expect(getWhyYouMatch({ common_questions: 4, shared_answers: 0 })).toEqual([]);
     expect(parseExplanation('not json')).toEqual({});
     expect(parseExplanation('[1]')).toEqual({});
+  });
+});
+
+describe('describeAgeRange', () => {
+  it('words a range, an open end and the whole range', () => {
+    expect(describeAgeRange(25, 35)).toBe('ages 25-35');
+    expect(describeAgeRange(30, 30)).toBe('age 30');
+    expect(describeAgeRange(25, 120)).toBe('ages 25+');
+    expect(describeAgeRange(null, 40)).toBe('ages up to 40');
+    expect(describeAgeRange(18, 40)).toBe('ages up to 40');
+    expect(describeAgeRange(18, 120)).toBe('any age');
+    expect(describeAgeRange(null, null)).toBe('any age');
   });
 });

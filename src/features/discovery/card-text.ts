@@ -1,4 +1,5 @@
-// Words on a discovery card: the distance band and "why you match" from the server's explanation (pure, unit-tested).
+// Words on a discovery card: the distance band and "why you match" from the server's explanation, and the saved
+// age range above the deck (pure, unit-tested).
 import { DISTANCE_BANDS, type DistanceBand } from '../../domain/distance-band.ts';
 
 /** The band as a sentence; never a number of metres (the server only sends the band). */
@@ -45,4 +46,21 @@ export function getWhyYouMatch(e: MatchExplanation): string[] {
   if ((e.common_questions ?? 0) > 0 && (e.shared_answers ?? 0) > 0)
     reasons.push(`You agree on ${e.shared_answers} of ${e.common_questions} questions you both answered`);
   return reasons.slice(0, 3);
+}
+
+/** The youngest and oldest ages a member may ask for (match_preferences' checks). */
+export const AGE_FLOOR = 18;
+export const AGE_CEILING = 120;
+
+/**
+ * A saved age range in words: "ages 25-35", "ages 25+", "ages up to 35", and "any age" for the whole range
+ * (stored as 18 and 120, which read as figures nobody chose).
+ */
+export function describeAgeRange(min: number | null, max: number | null): string {
+  const from = min !== null && min > AGE_FLOOR ? min : undefined;
+  const to = max !== null && max < AGE_CEILING ? max : undefined;
+  if (from !== undefined && to !== undefined) return from === to ? `age ${from}` : `ages ${from}-${to}`;
+  if (from !== undefined) return `ages ${from}+`;
+  if (to !== undefined) return `ages up to ${to}`;
+  return 'any age';
 }

@@ -15,7 +15,7 @@ import { writeInteraction } from '../likes/likes-data.ts';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
 import { blockMember } from '../reports/report-api.ts';
 import { BlockConfirmDialog, ReportDialog } from '../reports/report-dialog.tsx';
-import { getDistanceText, getWhyYouMatch, parseExplanation } from './card-text.ts';
+import { describeAgeRange, getDistanceText, getWhyYouMatch, parseExplanation } from './card-text.ts';
 import { SwipeCard } from './swipe-card.tsx';
 import {
   DECK_INPUTS_SQL,
@@ -45,8 +45,7 @@ function isTyping(target: EventTarget | null): boolean {
 function describeSaved(saved: DeckInputsRow | undefined): string {
   if (!saved) return '';
   const parts: string[] = [];
-  if (saved.min_age !== null || saved.max_age !== null)
-    parts.push(`ages ${saved.min_age ?? 18}-${saved.max_age ?? 120}`);
+  parts.push(describeAgeRange(saved.min_age, saved.max_age));
   if (saved.max_distance_band) parts.push(getLabel(saved.max_distance_band).toLowerCase());
   // Without saved preferences the deck follows the profile's "Looking for" (0128).
   const genders = parseList(saved.has_prefs ? saved.genders : saved.looking_for);
