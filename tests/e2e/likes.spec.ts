@@ -6,7 +6,7 @@ import { expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { expectTapReaches } from './support/layers.ts';
 import { createAccount, getMemberId, seedLikes, serviceGet, setProfile } from './support/service-role.ts';
-import { getServiceAuth, newMemberPage } from './support/two-members.ts';
+import { expectMatchPopupOver, getServiceAuth, newMemberPage } from './support/two-members.ts';
 import { test } from './support/test.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -98,11 +98,18 @@ for (const size of [
     await expect(profile).toHaveCount(0);
 
     // Like back from the profile: the like is sent, the profile closes, Theo leaves the list, and they match.
+    // The popup is met here, not put away by the page's handler: a later step needs it gone first.
+    const keepSwiping = page.getByRole('button', { name: 'Keep Swiping' });
+    await page.removeLocatorHandler(keepSwiping);
     await viewTheo.click();
     await profile.getByRole('button', { name: 'Like back' }).click();
     await expect(page.getByText("You've liked them back!")).toBeVisible();
     await expect(profile).toHaveCount(0);
     await expect(card('Theo')).toHaveCount(0);
+    const popup = page.getByRole('dialog', { name: "It's a Match!" });
+    await expect(popup).toContainText('You and Theo liked each other!', { timeout: 20_000 });
+    await keepSwiping.click();
+    await expect(popup).toHaveCount(0);
     await expect
       .poll(
         async () =>
@@ -116,6 +123,19 @@ for (const size of [
         { timeout: 20_000 },
       )
       .toBe(1);
+
+    // A match that arrives while a card's More menu is open shows above it; its Escape leaves the menu open.
+    await card('Vic').getByRole('button', { name: 'More actions' }).click();
+    const vicMenu = page.getByRole('menu', { name: 'More actions for Vic' });
+    await expectMatchPopupOver(
+      request,
+      auth,
+      { page, id: me, email, firstName: 'Test' },
+      'Wes Example',
+      vicMenu,
+    );
+    await page.keyboard.press('Escape');
+    await expect(vicMenu).toHaveCount(0);
 
     // Skip from the card.
     await card('Uma').getByRole('button', { name: 'Skip' }).click();
