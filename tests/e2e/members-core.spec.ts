@@ -265,6 +265,11 @@ test('two members: profile with a photo, discovery, like and like back, match po
   const percent = (await a.getByText(/^Profile \d+% complete$/).textContent())!.match(/\d+/)![0];
   await a.goto('/dashboard');
   await expect(a.getByText(`${percent}% complete`, { exact: true })).toBeVisible({ timeout: 30_000 });
+  // The dashboard greets her by first name and leads on to the deck.
+  await expect(a.getByRole('heading', { level: 1, name: 'Welcome back, Alice' })).toBeVisible();
+  await expectNoSeriousA11yViolations(a);
+  await a.getByRole('link', { name: 'Start swiping' }).click();
+  await expect(a).toHaveURL(/\/find-matches$/);
 
   // Blocking from the likes page: a third member who liked B disappears for B, and B from their deck.
   const emailC = makeEmail('carol');

@@ -1,5 +1,6 @@
 // /dashboard: new likes, matches, unread messages, profile completeness with the next step and the subscription, from the replica.
 import { Link } from 'react-router-dom';
+import { Bell, Heart, HeartHandshake, MessageCircle, Search, type LucideIcon } from 'lucide-react';
 import { useAuth } from '../../session/auth-context.tsx';
 import { useQuery } from '../../data/replica.tsx';
 import type { Entitlement } from '../../domain/subscription.ts';
@@ -19,15 +20,37 @@ function getSubscriptionText(e: Entitlement | undefined): string {
   return `${name} plan, active${until}`;
 }
 
-function Stat({ label, value, to }: { label: string; value: number | string; to: string }) {
+function Stat({
+  label,
+  value,
+  to,
+  icon: Icon,
+}: {
+  label: string;
+  value: number | string;
+  to: string;
+  icon: LucideIcon;
+}) {
+  // Something waiting stands out: the icon in the brand's colour.
+  const waiting = typeof value === 'number' && value > 0;
   return (
-    <Link to={to} className="card block hover:bg-subtle">
-      <span className="block text-sm text-muted">{label}</span>
+    <Link to={to} className="card flex items-center gap-3 p-4 hover:bg-subtle md:p-5">
       <span
-        className="block text-3xl font-bold"
-        data-testid={`stat-${label.toLowerCase().replace(/\s+/g, '-')}`}
+        aria-hidden="true"
+        className={`flex size-10 shrink-0 items-center justify-center rounded-full ${
+          waiting ? 'bg-primary text-primary-fg' : 'bg-subtle text-muted'
+        }`}
       >
-        {value}
+        <Icon className="size-5" />
+      </span>
+      <span className="min-w-0">
+        <span
+          className="block text-2xl leading-tight font-bold"
+          data-testid={`stat-${label.toLowerCase().replace(/\s+/g, '-')}`}
+        >
+          {value}
+        </span>
+        <span className="block text-sm text-muted">{label}</span>
       </span>
     </Link>
   );
@@ -59,20 +82,37 @@ export default function DashboardPage() {
   const unreadMessages = useUnreadMessageCount(me);
   const unreadNotifications = useUnreadNotificationCount(me);
   const completeness = profile[0] && getProfileCompleteness(profile[0]);
-  const name = profile[0]?.name;
+  // Greeted by first name, as every card shows a member.
+  const firstName = profile[0]?.name?.trim().split(/\s+/)[0];
 
   return (
     <main id="main" className="mx-auto max-w-5xl space-y-6 p-6">
-      <h1 className="text-3xl font-bold">{name ? `Welcome back, ${name}` : 'Welcome!'}</h1>
+      <h1 className="text-3xl font-bold">{firstName ? `Welcome back, ${firstName}` : 'Welcome!'}</h1>
+      {/* The way on, first: the deck. */}
+      <section
+        aria-labelledby="swipe-heading"
+        className="card flex flex-wrap items-center justify-between gap-3 bg-gradient-to-br from-primary/10 to-transparent"
+      >
+        <div>
+          <h2 id="swipe-heading" className="text-xl font-semibold">
+            Find your next match
+          </h2>
+          <p className="mt-1 text-sm text-muted">New people near you are waiting in your deck.</p>
+        </div>
+        <Link to="/find-matches" className="btn-primary">
+          <Search aria-hidden="true" className="size-4" />
+          Start swiping
+        </Link>
+      </section>
       <section aria-labelledby="activity-heading">
         <h2 id="activity-heading" className="mb-3 text-xl font-semibold">
           Your activity
         </h2>
         <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
-          <Stat label="Likes waiting" value={likes[0]?.n ?? 0} to="/likes" />
-          <Stat label="Matches" value={matches[0]?.n ?? 0} to="/match-list" />
-          <Stat label="Unread messages" value={unreadMessages} to="/messages" />
-          <Stat label="Notifications" value={unreadNotifications} to="/notifications" />
+          <Stat label="Likes waiting" value={likes[0]?.n ?? 0} to="/likes" icon={Heart} />
+          <Stat label="Matches" value={matches[0]?.n ?? 0} to="/match-list" icon={HeartHandshake} />
+          <Stat label="Unread messages" value={unreadMessages} to="/messages" icon={MessageCircle} />
+          <Stat label="Notifications" value={unreadNotifications} to="/notifications" icon={Bell} />
         </div>
       </section>
       <section aria-labelledby="profile-heading" className="card">
