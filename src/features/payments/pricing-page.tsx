@@ -77,7 +77,9 @@ export default function PricingPage() {
             <h2 className="text-xl font-semibold">Free</h2>
             <p className="mt-2 text-2xl font-bold">{formatPrice(0, data.plans[0]?.currency ?? 'usd')}</p>
             <Features items={getPlanFeatures(undefined, 1, false)} />
-            {current === 'free' && <p className="mt-4 text-sm font-medium text-primary">Your current plan</p>}
+            {current === 'free' && (
+              <p className="mt-auto pt-4 text-sm font-medium text-primary">Your current plan</p>
+            )}
           </li>
           {data.plans.map((p) => {
             const agents = getAgentPlan({ isPremium: true, tier: p.id });
@@ -101,7 +103,7 @@ export default function PricingPage() {
                   ) : (
                     <button
                       type="button"
-                      className="btn-primary w-full"
+                      className="btn-primary w-full whitespace-nowrap lg:px-3 lg:text-sm"
                       disabled={data.checkout === 'none'}
                       onClick={() => choose(p.id)}
                     >
