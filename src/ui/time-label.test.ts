@@ -1,6 +1,6 @@
 // When something happened: the hour today, the day before it otherwise.
 import { describe, expect, it } from 'vitest';
-import { formatDayPhrase, formatTimeLabel, parseTimestamp } from './time-label.ts';
+import { formatDayPhrase, formatListTime, formatTimeLabel, parseTimestamp } from './time-label.ts';
 
 // Local times, so the test holds in every time zone the suite runs in.
 const now = new Date(2026, 10, 30, 9, 15);
@@ -69,5 +69,16 @@ describe('formatDayPhrase', () => {
   it('is of today when stamped ahead of this device, and undefined when unreadable', () => {
     expect(formatDayPhrase(new Date(2026, 10, 30, 18).toISOString(), now)).toBe('today');
     expect(formatDayPhrase('not a time', now)).toBeUndefined();
+  });
+});
+
+describe('formatListTime', () => {
+  const now = new Date(2026, 10, 30, 12, 0, 0);
+  it('shows the time today, then Yesterday, the weekday and the date', () => {
+    expect(formatListTime(new Date(2026, 10, 30, 9, 5).toISOString(), now, 'en-GB')).toBe('09:05');
+    expect(formatListTime(new Date(2026, 10, 29, 23, 59).toISOString(), now, 'en-GB')).toBe('Yesterday');
+    expect(formatListTime(new Date(2026, 10, 26, 9).toISOString(), now, 'en-GB')).toBe('Thu');
+    expect(formatListTime(new Date(2026, 10, 23, 9).toISOString(), now, 'en-GB')).toBe('23 Nov');
+    expect(formatListTime('not a time', now)).toBe('');
   });
 });

@@ -36,6 +36,20 @@ export function formatTimeLabel(at: string, now: Date = new Date(), locale?: str
 }
 
 /**
+ * When, as short as a list of conversations shows it: the time today, then "Yesterday", the weekday within the
+ * last week, and the date before that. Empty for a timestamp it cannot read. `locale` is for tests.
+ */
+export function formatListTime(at: string, now: Date = new Date(), locale?: string): string {
+  const d = parseTimestamp(at);
+  if (!d) return '';
+  const days = getCalendarDaysAgo(d, now);
+  if (days <= 0) return d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
+  if (days === 1) return 'Yesterday';
+  if (days < 7) return d.toLocaleDateString(locale, { weekday: 'short' });
+  return formatShortDate(d, now, locale);
+}
+
+/**
  * The day of something in words to follow a verb ("Liked you …", "Blocked …"): "today", "yesterday", "3 days
  * ago" within `daysInWords` days, before that "on 12 Nov" (with the year when it is not this year's). Something
  * stamped a little ahead of this device is of today. Undefined for a timestamp it cannot read.

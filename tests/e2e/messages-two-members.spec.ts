@@ -111,7 +111,10 @@ test('two members message in real time, offline, with drafts, typing, receipts, 
   // A draft survives a reload at once after typing (nothing typed is lost).
   await input(a).fill('a draft for later');
   await a.reload();
-  await a.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: /Nils/ }).click();
+  // The list says when the last message came, as short as a chat list does (the hour, today).
+  const nilsRow = a.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: /Nils/ });
+  await expect(nilsRow.locator('time')).toHaveText(/^\d{1,2}:\d{2}(\s?[AP]M)?$/);
+  await nilsRow.click();
   await expect(input(a)).toHaveValue('a draft for later');
 
   // Notifications: B has message notifications, marks one and then all read.

@@ -1,7 +1,17 @@
 // /messages: the conversation list (last message, unread, online) and the open thread, all from the local replica.
 import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { ArrowLeft, Ban, Flag, ImagePlus, Phone, PhoneMissed, Sparkles, Video } from 'lucide-react';
+import {
+  ArrowLeft,
+  Ban,
+  Flag,
+  ImagePlus,
+  MessageCircle,
+  Phone,
+  PhoneMissed,
+  Sparkles,
+  Video,
+} from 'lucide-react';
 import { useQuery as useTanstackQuery } from '@tanstack/react-query';
 import { useAuth } from '../../session/auth-context.tsx';
 import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
@@ -24,7 +34,7 @@ import { GameInviteCard, PlayGameButton } from '../games/game-thread-parts.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { MoreMenu } from '../../ui/more-menu.tsx';
-import { formatTimeLabel } from '../../ui/time-label.ts';
+import { formatListTime, formatTimeLabel } from '../../ui/time-label.ts';
 import { useOfflineNotice } from '../../ui/use-offline-notice.ts';
 import {
   findClosedReason,
@@ -104,6 +114,11 @@ function ConversationList({
               <span className="min-w-0 flex-1">
                 <span className="flex items-center justify-between gap-2">
                   <span className="truncate font-medium">{name}</span>
+                  {c.last_at && (
+                    <time dateTime={c.last_at} className="ml-auto shrink-0 text-xs text-muted">
+                      {formatListTime(c.last_at)}
+                    </time>
+                  )}
                   {c.unread > 0 && (
                     <span
                       className="rounded-full bg-primary px-2 text-xs font-semibold text-primary-fg"
@@ -699,7 +714,10 @@ export default function MessagesPage() {
           {selected ? (
             <Thread key={selected.id} c={selected} me={me} onBack={() => setParams({})} />
           ) : (
-            <p className="p-6 text-muted">Choose a conversation to start messaging.</p>
+            <div className="flex h-full flex-col items-center justify-center gap-3 p-6 text-center text-muted">
+              <MessageCircle aria-hidden="true" className="size-12 text-primary" />
+              <p>Choose a conversation to start messaging.</p>
+            </div>
           )}
         </div>
       </div>
