@@ -2,6 +2,7 @@
 import { Link } from 'react-router-dom';
 import { Bell, Heart, HeartHandshake, MessageCircle, Search, type LucideIcon } from 'lucide-react';
 import { useAuth } from '../../session/auth-context.tsx';
+import { IconBadge } from '../../ui/icon-badge.tsx';
 import { useQuery } from '../../data/replica.tsx';
 import type { Entitlement } from '../../domain/subscription.ts';
 import { useShownEntitlement } from '../../session/use-entitlement.ts';
@@ -24,7 +25,7 @@ function Stat({
   label,
   value,
   to,
-  icon: Icon,
+  icon,
 }: {
   label: string;
   value: number | string;
@@ -35,14 +36,7 @@ function Stat({
   const waiting = typeof value === 'number' && value > 0;
   return (
     <Link to={to} className="card flex items-center gap-3 p-4 hover:bg-subtle md:p-5">
-      <span
-        aria-hidden="true"
-        className={`flex size-10 shrink-0 items-center justify-center rounded-full ${
-          waiting ? 'bg-primary text-primary-fg' : 'bg-subtle text-muted'
-        }`}
-      >
-        <Icon className="size-5" />
-      </span>
+      <IconBadge icon={icon} active={waiting} />
       <span className="min-w-0">
         <span
           className="block text-2xl leading-tight font-bold"

@@ -12,6 +12,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { useAuth } from '../../session/auth-context.tsx';
+import { IconBadge } from '../../ui/icon-badge.tsx';
 import { useReplica } from '../../data/replica.tsx';
 import { formatTimeLabel } from '../../ui/time-label.ts';
 import {
@@ -83,14 +84,7 @@ export default function NotificationsPage() {
                 data-count={items.length}
                 className={`card flex items-start justify-between gap-3 p-4 ${isUnread ? 'border-primary' : ''}`}
               >
-                <span
-                  aria-hidden="true"
-                  className={`flex size-10 shrink-0 items-center justify-center rounded-full ${
-                    isUnread ? 'bg-primary text-primary-fg' : 'bg-subtle text-muted'
-                  }`}
-                >
-                  <Icon className="size-5" />
-                </span>
+                <IconBadge icon={Icon} active={isUnread} />
                 <Link
                   to={getNotificationLink(n, findConversationId(n))}
                   className="min-w-0 flex-1"
