@@ -2,11 +2,11 @@
 // a liker's whole profile opened by a tap on the photo (and from the More menu), a like back from it that makes
 // the match, a skip from the card, a block that asks first, and the block lifted again from Account settings.
 import type { Page } from '@playwright/test';
-import { expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import { expect } from './support/accounts.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { expectTapReaches } from './support/layers.ts';
-import { createAccount, getMemberId, seedLikes, serviceGet, setProfile } from './support/service-role.ts';
-import { expectMatchPopupOver, getServiceAuth, newMemberPage } from './support/two-members.ts';
+import { createAccount, seedLikes, serviceGet, setProfile } from './support/service-role.ts';
+import { expectMatchPopupOver, getServiceAuth, signUpMember } from './support/two-members.ts';
 import { test } from './support/test.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -29,10 +29,8 @@ for (const size of [
     baseURL,
   }) => {
     const auth = await getServiceAuth(request, baseURL!);
-    const page = await newMemberPage(browser, { baseURL, viewport: size });
-    const email = makeEmail('liked');
-    await signUpAndConfirm(page, request, email);
-    const me = await getMemberId(request, auth, email);
+    const member = await signUpMember(browser, request, auth, 'liked', { baseURL, viewport: size });
+    const { page, id: me } = member;
     // Three members liked her, the newest last: Theo (with words and interests), Uma, Vic.
     const likers: Record<string, string> = {};
     for (const [name, extra] of [
@@ -127,13 +125,7 @@ for (const size of [
     // A match that arrives while a card's More menu is open shows above it; its Escape leaves the menu open.
     await card('Vic').getByRole('button', { name: 'More actions' }).click();
     const vicMenu = page.getByRole('menu', { name: 'More actions for Vic' });
-    await expectMatchPopupOver(
-      request,
-      auth,
-      { page, id: me, email, firstName: 'Test' },
-      'Wes Example',
-      vicMenu,
-    );
+    await expectMatchPopupOver(request, auth, member, 'Wes Example', vicMenu);
     await page.keyboard.press('Escape');
     await expect(vicMenu).toHaveCount(0);
 

@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import { expect } from './support/accounts.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
-import { getMemberId, serviceGet, serviceHeaders } from './support/service-role.ts';
-import { getServiceAuth, newMemberPage } from './support/two-members.ts';
+import { serviceGet, serviceHeaders } from './support/service-role.ts';
+import { getServiceAuth, signUpMember } from './support/two-members.ts';
 import { test } from './support/test.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -41,10 +41,10 @@ for (const size of [
     baseURL,
   }) => {
     const auth = await getServiceAuth(request, baseURL!);
-    const page = await newMemberPage(browser, { baseURL, viewport: size });
-    const email = makeEmail('photos');
-    await signUpAndConfirm(page, request, email);
-    const me = await getMemberId(request, auth, email);
+    const { page, id: me } = await signUpMember(browser, request, auth, 'photos', {
+      baseURL,
+      viewport: size,
+    });
     const serverPhotos = async () =>
       (
         await serviceGet<{ photos: string[] }[]>(request, auth, `/rest/v1/profiles?select=photos&id=eq.${me}`)

@@ -2,6 +2,7 @@
 import type { APIRequestContext, Browser, BrowserContextOptions, Locator, Page } from '@playwright/test';
 import {
   createAccount,
+  getMemberId,
   getServiceAuth,
   serviceGet,
   serviceHeaders,
@@ -29,6 +30,20 @@ export interface MatchedMember {
   id: string;
   email: string;
   firstName: string;
+}
+
+/** One member signed up through the UI (named "Test Member" by the sign-up form) in a page of its own. */
+export async function signUpMember(
+  browser: Browser,
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  tag: string,
+  options: BrowserContextOptions = {},
+): Promise<MatchedMember> {
+  const page = await newMemberPage(browser, options);
+  const email = makeEmail(tag);
+  await signUpAndConfirm(page, request, email);
+  return { page, id: await getMemberId(request, auth, email), email, firstName: 'Test' };
 }
 
 /** Signs both up, names them, and makes their match (a mutual like; SQL opens the conversation). */
