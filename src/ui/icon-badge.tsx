@@ -1,5 +1,6 @@
-// A round badge holding an icon, beside what it stands for (a notification, a count on the dashboard): in the
-// brand's colour while something waits, quiet otherwise. Decorative: the words beside it say the same.
+// A round badge holding an icon, beside what it stands for (a notification, a count on the dashboard, a blocked
+// member): in the brand's colour while something waits, quiet otherwise. Decorative: the words beside it say
+// the same.
 import type { LucideIcon } from 'lucide-react';
 
 export function IconBadge({ icon: Icon, active }: { icon: LucideIcon; active: boolean }) {

@@ -7,6 +7,7 @@ import { Ban } from 'lucide-react';
 import { useAuth } from '../../session/auth-context.tsx';
 import { useQuery, useReplica } from '../../data/replica.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { IconBadge } from '../../ui/icon-badge.tsx';
 import { formatDayPhrase } from '../../ui/time-label.ts';
 import { toast } from '../../ui/toast-store.ts';
 import { fetchBlockedMembers } from './settings-api.ts';
@@ -81,9 +82,7 @@ export function BlockedMembersSection() {
         <ul className="mt-3 divide-y divide-border" aria-label="Blocked members">
           {rows.map((b) => (
             <li key={b.blocked_id} className="flex items-center gap-3 py-3" data-testid="blocked-member">
-              <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-subtle text-muted">
-                <Ban aria-hidden="true" className="size-5" />
-              </span>
+              <IconBadge icon={Ban} active={false} />
               <div className="min-w-0 flex-1">
                 <p className="truncate font-medium">{b.name}</p>
                 <p className="text-sm text-muted">
