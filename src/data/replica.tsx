@@ -377,6 +377,30 @@ export function WhenReplicaOpen({ children, opening = null }: { children: ReactN
   return useReplicaOpening() ? opening : children;
 }
 
+/**
+ * True until this device's replica has finished its first sync: on a new device (or the first sign-in here)
+ * it is empty for the seconds the first download takes, and an empty answer then means "not here yet", not
+ * "none". A screen shows its loading state rather than "No matches yet" while this holds and it has nothing.
+ * A replica that synced in an earlier session knows it as it opens (the engine reads it from the file), so
+ * this is false from its first render on. Also true while the replica is still opening.
+ */
+export function useFirstSyncPending(): boolean {
+  const db = useContext(PowerSyncContext) as PowerSyncDatabase | null;
+  const [synced, setSynced] = useState<{ db: PowerSyncDatabase; synced: boolean }>();
+  useEffect(() => {
+    if (!db) return;
+    // The status changes many times a second while data flows: a page re-renders only when this answer does.
+    const follow = (synced: boolean) =>
+      setSynced((was) => (was?.db === db && was.synced === synced ? was : { db, synced }));
+    follow(db.currentStatus.hasSynced === true);
+    return db.registerListener({ statusChanged: (status) => follow(status.hasSynced === true) });
+  }, [db]);
+  if (!db) return true;
+  // Before the effect has run, the database's own status answers (no render shows a stale one).
+  const known = synced?.db === db ? synced.synced : db.currentStatus.hasSynced === true;
+  return !known;
+}
+
 /** The member's PowerSyncDatabase; throws outside ReplicaProvider. */
 export function useReplica(): PowerSyncDatabase {
   const db = useContext(PowerSyncContext) as PowerSyncDatabase | null;

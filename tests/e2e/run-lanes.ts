@@ -25,6 +25,7 @@ const MEASURED_SECONDS: Record<string, number> = {
   'calls.spec.ts': 49,
   'deck-swipe.spec.ts': 14,
   'discovery-journeys.spec.ts': 35,
+  'first-sync.spec.ts': 20,
   'games.spec.ts': 52,
   'landing-prerender.spec.ts': 15,
   'likes.spec.ts': 22,

@@ -6,7 +6,7 @@
 import { Bot, Check, Pencil, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { useQuery, useReplica } from '../../data/replica.tsx';
+import { useFirstSyncPending, useQuery, useReplica } from '../../data/replica.tsx';
 import {
   AUTONOMY_LEVELS,
   canCreateAgent,
@@ -81,6 +81,9 @@ export default function AgentSettingsPage() {
     'select * from ai_agents where user_id = ? order by created_at desc',
     [me],
   );
+  // A new device's replica is empty until its first sync: that is not "No agents yet".
+  const firstSync = useFirstSyncPending();
+  const listLoading = isLoading || (firstSync && agents.length === 0);
   const [editing, setEditing] = useState<string>();
   const [deleting, setDeleting] = useState<AgentRow>();
   const plan = getAgentPlan(entitlement);
@@ -192,7 +195,7 @@ export default function AgentSettingsPage() {
           for more agents and higher autonomy.
         </p>
       )}
-      {isLoading ? (
+      {listLoading ? (
         <p>Loading your agents...</p>
       ) : agents.length === 0 ? (
         <section className="card space-y-2 text-center">
@@ -288,7 +291,7 @@ export default function AgentSettingsPage() {
           ))}
         </ul>
       )}
-      {!isLoading && (
+      {!listLoading && (
         <WingmanPanel
           me={me}
           hasAgents={agents.length > 0}

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { Bell, Heart, HeartHandshake, MessageCircle, Search, type LucideIcon } from 'lucide-react';
 import { useAuth } from '../../session/auth-context.tsx';
 import { IconBadge } from '../../ui/icon-badge.tsx';
-import { useQuery } from '../../data/replica.tsx';
+import { useFirstSyncPending, useQuery } from '../../data/replica.tsx';
 import type { Entitlement } from '../../domain/subscription.ts';
 import { useShownEntitlement } from '../../session/use-entitlement.ts';
 import { useUnreadMessageCount } from '../messages/messages-data.ts';
@@ -28,7 +28,8 @@ function Stat({
   icon,
 }: {
   label: string;
-  value: number | string;
+  /** Undefined while not known yet (a new device's first sync): a placeholder, never a false 0. */
+  value: number | undefined;
   to: string;
   icon: LucideIcon;
 }) {
@@ -42,7 +43,13 @@ function Stat({
           className="block text-2xl leading-tight font-bold"
           data-testid={`stat-${label.toLowerCase().replace(/\s+/g, '-')}`}
         >
-          {value}
+          {value ?? (
+            <span
+              role="status"
+              aria-label="Loading"
+              className="inline-block h-7 w-8 animate-pulse rounded bg-subtle align-middle motion-reduce:animate-none"
+            />
+          )}
         </span>
         <span className="block text-sm text-muted">{label}</span>
       </span>
@@ -75,6 +82,9 @@ export default function DashboardPage() {
   const entitlement = useShownEntitlement();
   const unreadMessages = useUnreadMessageCount(me);
   const unreadNotifications = useUnreadNotificationCount(me);
+  // A new device's replica is empty until its first sync: its counts are not known yet, not 0.
+  const counting = useFirstSyncPending();
+  const count = (n: number | undefined) => (counting ? undefined : (n ?? 0));
   const completeness = profile[0] && getProfileCompleteness(profile[0]);
   // Greeted by first name, as every card shows a member.
   const firstName = profile[0]?.name?.trim().split(/\s+/)[0];
@@ -103,10 +113,10 @@ export default function DashboardPage() {
           Your activity
         </h2>
         <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
-          <Stat label="Likes waiting" value={likes[0]?.n ?? 0} to="/likes" icon={Heart} />
-          <Stat label="Matches" value={matches[0]?.n ?? 0} to="/match-list" icon={HeartHandshake} />
-          <Stat label="Unread messages" value={unreadMessages} to="/messages" icon={MessageCircle} />
-          <Stat label="Notifications" value={unreadNotifications} to="/notifications" icon={Bell} />
+          <Stat label="Likes waiting" value={count(likes[0]?.n)} to="/likes" icon={Heart} />
+          <Stat label="Matches" value={count(matches[0]?.n)} to="/match-list" icon={HeartHandshake} />
+          <Stat label="Unread messages" value={count(unreadMessages)} to="/messages" icon={MessageCircle} />
+          <Stat label="Notifications" value={count(unreadNotifications)} to="/notifications" icon={Bell} />
         </div>
       </section>
       <section aria-labelledby="profile-heading" className="card">

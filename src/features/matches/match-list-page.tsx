@@ -7,7 +7,7 @@ import { Flag, HeartOff, MessageCircle } from 'lucide-react';
 import { CallButtons } from '../calls/call-buttons.tsx';
 import { useAuth } from '../../session/auth-context.tsx';
 import { markStart } from '../../session/pwa-start-marks.ts';
-import { openReplica, useReplicaOpening } from '../../data/replica.tsx';
+import { openReplica, useFirstSyncPending, useReplicaOpening } from '../../data/replica.tsx';
 import { readScreenSnapshot, saveScreenSnapshot } from '../../data/screen-snapshots.ts';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { MoreMenu } from '../../ui/more-menu.tsx';
@@ -26,7 +26,9 @@ export default function MatchListPage() {
   const opening = useReplicaOpening();
   // Before the replica has opened there is no query to run: its answer is ignored until then.
   const replica = useMatches(me);
-  const fromReplica = !opening && !replica.isLoading;
+  // A new device's replica is empty until its first sync: its empty answer is not "No matches yet".
+  const firstSync = useFirstSyncPending();
+  const fromReplica = !opening && !replica.isLoading && !(firstSync && replica.data.length === 0);
   const [snapshot] = useState(() => readScreenSnapshot<MatchRow>(SNAPSHOT, me));
   const matches = fromReplica ? replica.data : snapshot;
   const [confirming, setConfirming] = useState<MatchRow>();

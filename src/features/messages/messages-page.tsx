@@ -14,7 +14,7 @@ import {
 } from 'lucide-react';
 import { useQuery as useTanstackQuery } from '@tanstack/react-query';
 import { useAuth } from '../../session/auth-context.tsx';
-import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
+import { useFirstSyncPending, usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
 import { signChatMedia, uploadChatPhoto } from './messages-api.ts';
 import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unsent-text.ts';
 import { MemberPhoto } from '../profile/member-photo.tsx';
@@ -677,6 +677,8 @@ export default function MessagesPage() {
   const { user } = useAuth();
   const me = user?.id ?? '';
   const { data: conversations, isLoading } = useConversations(me);
+  // A new device's list is empty until its first sync: that is not "No conversations yet".
+  const firstSync = useFirstSyncPending();
   const status = useStatus();
   const offline = useOfflineNotice(status.connected);
   const [params, setParams] = useSearchParams();
@@ -699,7 +701,7 @@ export default function MessagesPage() {
           aria-label="Conversation list"
           className={`min-h-0 overflow-y-auto md:block md:border-r md:border-border ${selected ? 'hidden' : ''}`}
         >
-          {isLoading ? (
+          {isLoading || (firstSync && conversations.length === 0) ? (
             <p className="p-4">Loading...</p>
           ) : (
             <ConversationList

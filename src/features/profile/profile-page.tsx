@@ -3,7 +3,7 @@
 import { useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
-import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
+import { useFirstSyncPending, usePendingIds, useQuery, useReplica } from '../../data/replica.tsx';
 import type { ReplicaRow } from '../../data/schema.ts';
 import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unsent-text.ts';
 import { ChipsInput } from '../../ui/chips-input.tsx';
@@ -118,7 +118,7 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
     [me],
   );
   const row = rows[0];
-  const { hasSynced } = useStatus();
+  const firstSync = useFirstSyncPending();
   const synced = useMemo(() => toForm(toDraft(row)), [row]);
   const unsavedKey = `profile:${me}`;
   const [restored] = useState(() => findUnsavedForm(unsavedKey, synced));
@@ -211,7 +211,7 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
 
   // A new device's replica has no profile row until its first sync: a blank form then read as if the name and
   // everything else were lost, and a photo added in that moment was refused for the missing name.
-  if (!row && (isLoading || !hasSynced)) return <p className="p-8">Loading...</p>;
+  if (!row && (isLoading || firstSync)) return <p className="p-8">Loading...</p>;
 
   const basicsFields = (
     <>

@@ -26,6 +26,15 @@ export interface NetworkSwitch {
   on(): void;
   /** Off: destroys every open connection (long-lived streams too) and refuses every new one. */
   off(): void;
+  /**
+   * Holds every new request for `path` (absolute-form HTTP): it waits unanswered, as on a slow network,
+   * until `release`. Other requests pass as usual.
+   */
+  hold(path: string): void;
+  /** Passes on the held requests still waiting, and holds no more. */
+  release(): void;
+  /** How many requests are held now. */
+  held(): number;
   close(): Promise<void>;
 }
 
@@ -77,6 +86,8 @@ export async function startNetworkSwitch(): Promise<NetworkSwitch> {
   const refused: SeenRequest[] = [];
   const external: SeenRequest[] = [];
   const sockets = new Set<Duplex>();
+  const heldPaths = new Set<string>();
+  let waiting: { req: http.IncomingMessage; pass: () => void }[] = [];
   const track = (socket: Duplex) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -101,6 +112,16 @@ export async function startNetworkSwitch(): Promise<NetworkSwitch> {
 
   server.on('request', (req, res) => {
     if (refuse(req, req.socket)) return;
+    if (heldPaths.has(describe(req).path)) {
+      // Its body waits in the socket's buffer (the stream is paused until it is piped on).
+      req.pause();
+      waiting.push({ req, pass: () => forward(req, res) });
+      return;
+    }
+    forward(req, res);
+  });
+
+  function forward(req: http.IncomingMessage, res: http.ServerResponse): void {
     let target: URL;
     try {
       target = new URL(req.url ?? '');
@@ -131,7 +152,7 @@ export async function startNetworkSwitch(): Promise<NetworkSwitch> {
     upstream.on('error', () => req.socket.destroy());
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);
-  });
+  }
 
   /** A raw two-way pipe between the browser's socket and the target's, torn down together. */
   const tunnel = (client: Duplex, host: string, port: number, first: (upstream: net.Socket) => void) => {
@@ -199,6 +220,17 @@ export async function startNetworkSwitch(): Promise<NetworkSwitch> {
       isOn = false;
       cutAll();
     },
+    hold: (path) => {
+      heldPaths.add(path);
+    },
+    release: () => {
+      heldPaths.clear();
+      const released = waiting;
+      waiting = [];
+      // One the browser gave up on meanwhile (its socket closed) is not sent.
+      for (const { req, pass } of released) if (!req.socket.destroyed) pass();
+    },
+    held: () => waiting.filter(({ req }) => !req.socket.destroyed).length,
     close: async () => {
       isOn = false;
       cutAll();
