@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { useAuth } from '../../session/auth-context.tsx';
 import { isOnline, onNetworkChange } from '../../data/network.ts';
 import { onReplicaCaughtUp, usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
+import { ChipList } from '../../ui/chip-list.tsx';
 import { useOfflineNotice } from '../../ui/use-offline-notice.ts';
 import { useScrollable } from '../../ui/use-scrollable.ts';
 import { DISTANCE_BANDS } from '../../domain/distance-band.ts';
@@ -264,15 +265,7 @@ function Card({ row }: { row: DeckRow }) {
           </ul>
         )}
         {row.bio && <p className="text-sm">{row.bio}</p>}
-        {interests.length > 0 && (
-          <ul className="flex flex-wrap gap-1" aria-label="Interests">
-            {interests.map((i) => (
-              <li key={i} className="rounded-full border border-border px-2 py-0.5 text-xs">
-                {i}
-              </li>
-            ))}
-          </ul>
-        )}
+        <ChipList label="Interests" items={interests} />
       </div>
     </article>
   );

@@ -1,6 +1,7 @@
 // A liker's whole profile, opened from their card on the likes page: every photo, the words about them, when
 // they liked, and the same answers as the card (Skip, Like back, Block) in words.
 import { BadgeCheck, Ban, Heart, MapPin, X } from 'lucide-react';
+import { ChipList } from '../../ui/chip-list.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { MemberPhoto } from '../profile/member-photo.tsx';
 import { getLikerName, type LikeActions } from './like-card.tsx';
@@ -64,15 +65,7 @@ export function LikeDetails({
           </button>
         </div>
         {like.bio && <p className="text-sm whitespace-pre-line">{like.bio}</p>}
-        {like.interests.length > 0 && (
-          <ul className="flex flex-wrap gap-1" aria-label="Interests">
-            {like.interests.map((interest) => (
-              <li key={interest} className="rounded-full border border-border px-2 py-0.5 text-xs">
-                {interest}
-              </li>
-            ))}
-          </ul>
-        )}
+        <ChipList label="Interests" items={like.interests} />
         {/* The answers stay in view while a long profile scrolls under them. */}
         <div className="sticky bottom-0 -mx-1 flex gap-2 bg-card px-1 py-2">
           <button type="button" className="btn-secondary flex-1" onClick={() => actions.onSkip(like)}>
