@@ -24,7 +24,7 @@ test('a new device says it is loading, not that nothing is there, until its firs
   const net = await startNetworkSwitch();
   try {
     const auth = await getServiceAuth(request, baseURL!);
-    // Nina has a match and a message waiting, made before this device ever signed in.
+    // Nina has a match waiting, made before this device ever signed in.
     const email = makeEmail('nina');
     const created = await request.post('/auth/v1/admin/users', {
       headers: serviceHeaders(auth),
@@ -77,7 +77,7 @@ test('a new device says it is loading, not that nothing is there, until its firs
     await expect(page.getByText('No agents yet')).toBeVisible({ timeout: 30_000 });
     await page.goto('/messages');
     await expect(
-      page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: /Omar/ }),
+      page.getByRole('list', { name: 'New matches' }).getByRole('button', { name: /Omar/ }),
     ).toBeVisible({ timeout: 30_000 });
     await page.goto('/match-list');
     await expect(page.getByTestId('match-row').filter({ hasText: 'Omar' })).toBeVisible();

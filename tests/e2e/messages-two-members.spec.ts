@@ -21,8 +21,9 @@ async function newMemberPage(browser: Browser): Promise<Page> {
 
 async function openConversation(page: Page, otherName: string) {
   await page.goto('/messages');
+  // In the new matches' row until either writes, in the conversations after.
   await page
-    .getByRole('list', { name: 'Conversations' })
+    .getByRole('navigation', { name: 'Conversation list' })
     .getByRole('button', { name: new RegExp(otherName) })
     .click();
   await expect(page.getByRole('heading', { name: otherName, level: 2 })).toBeVisible();
@@ -62,7 +63,16 @@ test('two members message in real time, offline, with drafts, typing, receipts, 
       interaction_type: 'like',
     });
 
+  // A new match waits in the row of faces at the top of the list until either of them writes.
+  await a.goto('/messages');
+  await expect(
+    a.getByRole('list', { name: 'New matches' }).getByRole('button', { name: /Nils/ }),
+  ).toBeVisible({ timeout: 30_000 });
+  await expect(a.getByRole('list', { name: 'Conversations' })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(a);
   await openConversation(a, 'Nils');
+  // An empty thread starts with whom and when she matched.
+  await expect(thread(a).getByText('You matched with Nils today')).toBeVisible();
   await openConversation(b, 'Mira');
   await expectNoSeriousA11yViolations(a);
 
@@ -76,6 +86,7 @@ test('two members message in real time, offline, with drafts, typing, receipts, 
   await input(a).press('Enter');
   await expect(input(a)).toHaveValue('');
   await expect(thread(b).getByText('Hi Nils!\nHow are you?')).toBeVisible();
+  await expect(thread(a).getByText('You matched with Nils today')).toHaveCount(0);
 
   // B has the thread open, so A's message becomes read; A sees the receipt.
   await expect(thread(a).locator('[data-message-id]').last()).toHaveAttribute('data-status', 'read', {
@@ -113,6 +124,8 @@ test('two members message in real time, offline, with drafts, typing, receipts, 
   await a.reload();
   // The list says when the last message came, as short as a chat list does (the hour, today).
   const nilsRow = a.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: /Nils/ });
+  // Written to, Nils has left the new matches' row for the conversations.
+  await expect(a.getByRole('list', { name: 'New matches' })).toHaveCount(0);
   await expect(nilsRow.locator('time')).toHaveText(/^\d{1,2}:\d{2}(\s?[AP]M)?$/);
   await nilsRow.click();
   await expect(input(a)).toHaveValue('a draft for later');

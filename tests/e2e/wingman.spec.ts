@@ -266,7 +266,8 @@ test('a medium-autonomy agent drafts the first message; starters from shared int
 
   // Both matches reach her replica (their popups dismissed); from the next page load on, no popup can come.
   await page.goto('/messages');
-  const conversations = page.getByRole('list', { name: 'Conversations' });
+  // New matches nobody has written to yet: the row of faces at the top of the list.
+  const conversations = page.getByRole('list', { name: 'New matches' });
   await expect(async () => {
     const popup = page.getByRole('dialog').filter({ hasText: "It's a Match!" });
     if (await popup.isVisible()) await popup.getByRole('button', { name: 'Keep Swiping' }).click();
@@ -276,7 +277,7 @@ test('a medium-autonomy agent drafts the first message; starters from shared int
   const open = async (name: string) => {
     await page.goto('/messages');
     await page
-      .getByRole('list', { name: 'Conversations' })
+      .getByRole('navigation', { name: 'Conversation list' })
       .getByRole('button', { name: new RegExp(name) })
       .click({ timeout: 30_000 });
   };

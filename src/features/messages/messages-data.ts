@@ -25,6 +25,10 @@ export interface ConversationSummary {
   last_type: string | null;
   last_sender_id: string | null;
   last_at: string | null;
+  /** The conversation's own last-message time, as the server set it. */
+  conversation_last_at: string | null;
+  /** When the conversation was opened: with the match. */
+  created_at: string;
   unread: number;
 }
 
@@ -60,6 +64,7 @@ const CONVERSATIONS_SQL = `
     exists (select 1 from blocked_users b where b.blocker_id = ?1
       and b.blocked_id = case when c.participant1_id = ?1 then c.participant2_id else c.participant1_id end) as blocked_by_me,
     lm.content as last_content, lm.type as last_type, lm.metadata as last_metadata, lm.sender_id as last_sender_id, lm.created_at as last_at,
+    c.last_message_at as conversation_last_at, c.created_at,
     (${UNREAD_SQL}) as unread
   from conversations c
   left join public_profiles pp

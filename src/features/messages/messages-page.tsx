@@ -34,7 +34,7 @@ import { GameInviteCard, PlayGameButton } from '../games/game-thread-parts.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { MoreMenu } from '../../ui/more-menu.tsx';
-import { formatListTime, formatTimeLabel } from '../../ui/time-label.ts';
+import { formatDayPhrase, formatListTime, formatTimeLabel } from '../../ui/time-label.ts';
 import { useOfflineNotice } from '../../ui/use-offline-notice.ts';
 import {
   findClosedReason,
@@ -59,6 +59,7 @@ import {
   type ConversationSummary,
   type MessageRow,
 } from './messages-data.ts';
+import { splitNewMatches } from './new-matches.ts';
 import { useTyping } from './use-typing.ts';
 import { isOnline } from '../../data/network.ts';
 
@@ -92,6 +93,72 @@ function ConversationList({
         No conversations yet. When you match with someone, you can message them here.
       </p>
     );
+  const { newMatches, conversations } = splitNewMatches(items);
+  return (
+    <>
+      {newMatches.length > 0 && <NewMatches items={newMatches} selected={selected} onSelect={onSelect} />}
+      {conversations.length === 0 ? (
+        <p className="p-4 text-sm text-muted">Say hello to a new match: your conversations appear here.</p>
+      ) : (
+        <Conversations items={conversations} selected={selected} onSelect={onSelect} me={me} />
+      )}
+    </>
+  );
+}
+
+/** New matches as a row of faces (it scrolls sideways when there are more than fit), newest first. */
+function NewMatches({
+  items,
+  selected,
+  onSelect,
+}: {
+  items: ConversationSummary[];
+  selected: string | undefined;
+  onSelect: (id: string) => void;
+}) {
+  return (
+    <section aria-labelledby="new-matches-heading" className="border-b border-border px-3 pt-3 pb-2">
+      <h2 id="new-matches-heading" className="text-sm font-semibold">
+        New matches
+      </h2>
+      <ul aria-label="New matches" className="mt-2 flex gap-3 overflow-x-auto pb-1">
+        {items.map((c) => (
+          <li key={c.id} className="shrink-0">
+            <button
+              type="button"
+              onClick={() => onSelect(c.id)}
+              aria-current={c.id === selected ? 'true' : undefined}
+              className="flex w-16 flex-col items-center gap-1 rounded-lg p-1 hover:bg-subtle"
+            >
+              <MemberPhoto
+                path={firstPhoto(c.other_photos)}
+                alt=""
+                className={`size-14 rounded-full object-cover ring-2 ring-offset-2 ring-offset-card ${
+                  c.id === selected ? 'ring-primary' : 'ring-primary/40'
+                }`}
+              />
+              <span className="w-full truncate text-center text-xs font-medium">
+                {c.other_name ?? 'Member'}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Conversations({
+  items,
+  selected,
+  onSelect,
+  me,
+}: {
+  items: ConversationSummary[];
+  selected: string | undefined;
+  onSelect: (id: string) => void;
+  me: string;
+}) {
   return (
     <ul aria-label="Conversations" className="divide-y divide-border">
       {items.map((c) => {
@@ -140,6 +207,35 @@ function ConversationList({
         );
       })}
     </ul>
+  );
+}
+
+/** The top of a thread nobody has written in yet: whom the member matched with, and when. */
+function MatchIntro({
+  name,
+  photo,
+  matchedAt,
+}: {
+  name: string;
+  photo: string | undefined;
+  matchedAt: string;
+}) {
+  const when = formatDayPhrase(matchedAt);
+  return (
+    <li className="flex flex-col items-center gap-2 py-6 text-center">
+      <MemberPhoto
+        path={photo}
+        alt=""
+        className="size-24 rounded-full object-cover ring-2 ring-primary/40 ring-offset-2 ring-offset-card"
+      />
+      <p className="font-semibold">
+        You matched with {name}
+        {when ? ` ${when}` : ''}
+      </p>
+      <p className="max-w-xs text-sm text-muted">
+        Say hello: a question about something in their profile is a good start.
+      </p>
+    </li>
   );
 }
 
@@ -256,7 +352,7 @@ function Bubble({ m, mine, pending }: { m: MessageRow; mine: boolean; pending: b
 
 function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack: () => void }) {
   const db = useReplica();
-  const { messages, hasEarlier, loadEarlier } = useThreadMessages(c.id);
+  const { messages, hasEarlier, isLoading: threadLoading, loadEarlier } = useThreadMessages(c.id);
   const pending = usePendingIds('messages');
   const { data: profile } = useQuery<{ read_receipts: number }>(
     'select read_receipts from profiles where id = ?',
@@ -546,6 +642,9 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
               Load earlier messages
             </button>
           </li>
+        )}
+        {!closed && !threadLoading && messages.length === 0 && !hasEarlier && (
+          <MatchIntro name={name} photo={firstPhoto(c.other_photos)} matchedAt={c.created_at} />
         )}
         {messages.map((m) =>
           m.type === 'game_invite' ? (

@@ -109,8 +109,9 @@ export async function matchNewMember(
 
 export async function openConversation(page: Page, otherName: string): Promise<void> {
   await page.goto('/messages');
+  // In the new matches' row until either writes, in the conversations after.
   await page
-    .getByRole('list', { name: 'Conversations' })
+    .getByRole('navigation', { name: 'Conversation list' })
     .getByRole('button', { name: new RegExp(otherName) })
     .click();
   await expect(page.getByRole('heading', { name: otherName, level: 2 })).toBeVisible();
