@@ -18,6 +18,7 @@ const FEATURE_SURFACES = [
   'notifications/notifications-data\\.ts',
   'notifications/unread-store\\.ts',
   'profile/member-photo\\.tsx',
+  'profile/member-profile-dialog\\.tsx',
   'profile/profile-rules\\.ts',
   'reports/report-api\\.ts',
   'reports/report-dialog\\.tsx',

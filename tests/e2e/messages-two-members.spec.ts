@@ -70,9 +70,25 @@ test('two members message in real time, offline, with drafts, typing, receipts, 
   ).toBeVisible({ timeout: 30_000 });
   await expect(a.getByRole('list', { name: 'Conversations' })).toHaveCount(0);
   await expectNoSeriousA11yViolations(a);
-  await openConversation(a, 'Nils');
+  // Her match's whole profile, from My Matches: his public card, never his address; its Message button
+  // leads to the conversation.
+  await a.goto('/match-list');
+  await a.getByRole('button', { name: "View Nils's profile" }).click();
+  const profile = a.getByRole('dialog', { name: /^Nils/ });
+  await expect(profile.getByRole('list', { name: 'Photos of Nils' })).toBeVisible();
+  await expect(profile).not.toContainText('7 Hidden Road');
+  await expect(profile).not.toContainText('NW1 6XE');
+  await expectNoSeriousA11yViolations(a);
+  await profile.getByRole('link', { name: 'Message' }).click();
+  await expect(profile).toBeHidden();
+  await expect(a.getByRole('heading', { name: 'Nils', level: 2 })).toBeVisible();
   // An empty thread starts with whom and when she matched.
   await expect(thread(a).getByText('You matched with Nils today')).toBeVisible();
+  // A tap on his face in the thread's header opens the profile too; Escape puts it away.
+  await a.getByRole('button', { name: "View Nils's profile" }).click();
+  await expect(profile).toBeVisible();
+  await a.keyboard.press('Escape');
+  await expect(profile).toBeHidden();
   await openConversation(b, 'Mira');
   await expectNoSeriousA11yViolations(a);
 

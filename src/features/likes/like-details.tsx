@@ -3,7 +3,7 @@
 import { BadgeCheck, Ban, Heart, MapPin, X } from 'lucide-react';
 import { ChipList } from '../../ui/chip-list.tsx';
 import { Modal } from '../../ui/modal.tsx';
-import { MemberPhoto } from '../profile/member-photo.tsx';
+import { MemberPhotoStrip } from '../profile/member-profile-dialog.tsx';
 import { getLikerName, type LikeActions } from './like-card.tsx';
 import type { ReceivedLike } from './likes-api.ts';
 import { describeLikeWhen } from './like-when.ts';
@@ -18,26 +18,11 @@ export function LikeDetails({
   onClose: () => void;
 }) {
   const name = getLikerName(like);
-  const photos = like.liker_photos.length > 0 ? like.liker_photos : [undefined];
   const when = describeLikeWhen(like.created_at);
   return (
     <Modal labelledBy="like-details-name" onClose={onClose} className="md:max-w-md">
       <div className="-mx-4 -mt-4 mb-4 md:-mx-6 md:-mt-6">
-        {/* Photos side by side, one a screen's width, the next peeking in: a swipe brings it. */}
-        <ul
-          aria-label={`Photos of ${name}`}
-          className="flex snap-x snap-mandatory gap-2 overflow-x-auto px-4 pt-4 [scrollbar-width:none] md:px-6 md:pt-6"
-        >
-          {photos.map((p, i) => (
-            <li key={p ?? i} className={`shrink-0 snap-center ${photos.length > 1 ? 'w-[85%]' : 'w-full'}`}>
-              <MemberPhoto
-                path={p}
-                alt={`Photo ${i + 1} of ${name}`}
-                className="aspect-[3/4] max-h-[45dvh] w-full rounded-xl object-cover"
-              />
-            </li>
-          ))}
-        </ul>
+        <MemberPhotoStrip name={name} photos={like.liker_photos} />
       </div>
       <div className="space-y-3">
         <div className="flex items-start justify-between gap-2">

@@ -3,7 +3,7 @@
 // screen snapshot (decision 0093), then the replica's rows replace them; every action works on either.
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Flag, HeartOff, MessageCircle } from 'lucide-react';
+import { Flag, HeartOff, MessageCircle, User } from 'lucide-react';
 import { CallButtons } from '../calls/call-buttons.tsx';
 import { useAuth } from '../../session/auth-context.tsx';
 import { markStart } from '../../session/pwa-start-marks.ts';
@@ -14,6 +14,7 @@ import { MoreMenu } from '../../ui/more-menu.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
+import { MemberProfileDialog } from '../profile/member-profile-dialog.tsx';
 import { ReportDialog } from '../reports/report-dialog.tsx';
 import { useMatches, type MatchRow } from './matches-data.ts';
 
@@ -33,6 +34,7 @@ export default function MatchListPage() {
   const matches = fromReplica ? replica.data : snapshot;
   const [confirming, setConfirming] = useState<MatchRow>();
   const [reporting, setReporting] = useState<MatchRow>();
+  const [viewing, setViewing] = useState<MatchRow>();
   // The offline start's marks (bench/offline-start): the list on screen, whichever source came first, and the
   // list read from the replica; each of its answers is the next start's snapshot.
   useEffect(() => {
@@ -73,11 +75,19 @@ export default function MatchListPage() {
       <ul className="mt-6 space-y-3">
         {matches?.map((m) => (
           <li key={m.id} className="card flex flex-wrap items-center gap-x-4 gap-y-3" data-testid="match-row">
-            <MemberPhoto
-              path={parseList(m.photos)[0]}
-              alt={`Photo of ${m.name ?? 'your match'}`}
-              className="size-16 rounded-full object-cover"
-            />
+            {/* A tap on the face opens their whole profile. */}
+            <button
+              type="button"
+              className="shrink-0 rounded-full"
+              aria-label={`View ${m.name ?? 'your match'}'s profile`}
+              onClick={() => setViewing(m)}
+            >
+              <MemberPhoto
+                path={parseList(m.photos)[0]}
+                alt={`Photo of ${m.name ?? 'your match'}`}
+                className="size-16 rounded-full object-cover hover:ring-2 hover:ring-primary/50"
+              />
+            </button>
             <div className="min-w-0 flex-1">
               <h2 className="font-semibold">
                 {m.name ?? 'Member'}
@@ -120,6 +130,7 @@ export default function MatchListPage() {
                 className="md:hidden"
                 label={`More actions for ${m.name ?? 'this member'}`}
                 items={[
+                  { icon: User, label: 'View profile', onSelect: () => setViewing(m) },
                   { icon: HeartOff, label: 'Unmatch', onSelect: () => setConfirming(m) },
                   { icon: Flag, label: 'Report', onSelect: () => setReporting(m) },
                 ]}
@@ -136,6 +147,21 @@ export default function MatchListPage() {
           onCancel={() => setConfirming(undefined)}
           onConfirm={() => void unmatch(confirming)}
         />
+      )}
+      {viewing && (
+        <MemberProfileDialog
+          memberId={viewing.other_id}
+          fallbackName={viewing.name ?? 'Your match'}
+          onClose={() => setViewing(undefined)}
+        >
+          <Link
+            to={viewing.conversation_id ? `/messages?c=${viewing.conversation_id}` : '/messages'}
+            className="btn-primary flex-1"
+          >
+            <MessageCircle aria-hidden="true" className="size-4" />
+            Message
+          </Link>
+        </MemberProfileDialog>
       )}
       {reporting && (
         <ReportDialog

@@ -18,6 +18,7 @@ import { useFirstSyncPending, usePendingIds, useQuery, useReplica, useStatus } f
 import { signChatMedia, uploadChatPhoto } from './messages-api.ts';
 import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unsent-text.ts';
 import { MemberPhoto } from '../profile/member-photo.tsx';
+import { MemberProfileDialog } from '../profile/member-profile-dialog.tsx';
 import { blockMember } from '../reports/report-api.ts';
 import { BlockConfirmDialog, ReportDialog } from '../reports/report-dialog.tsx';
 import { WingmanThreadHelp } from '../agents/wingman-thread-help.tsx';
@@ -366,6 +367,7 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
   const sendWhenLoaded = useRef(false);
   const [reporting, setReporting] = useState(false);
   const [confirmingBlock, setConfirmingBlock] = useState(false);
+  const [viewingProfile, setViewingProfile] = useState(false);
   const [uploading, setUploading] = useState(false);
   const endRef = useRef<HTMLLIElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
@@ -578,11 +580,27 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
             <ArrowLeft aria-hidden="true" className="size-5" />
             <span className="sr-only">Back to conversations</span>
           </button>
-          <MemberPhoto
-            path={firstPhoto(c.other_photos)}
-            alt=""
-            className="size-10 shrink-0 rounded-full object-cover"
-          />
+          {c.other_visible === 1 ? (
+            // A tap on the face opens their profile, as in every chat app.
+            <button
+              type="button"
+              className="shrink-0 rounded-full"
+              aria-label={`View ${name}'s profile`}
+              onClick={() => setViewingProfile(true)}
+            >
+              <MemberPhoto
+                path={firstPhoto(c.other_photos)}
+                alt=""
+                className="size-10 rounded-full object-cover hover:ring-2 hover:ring-primary/50"
+              />
+            </button>
+          ) : (
+            <MemberPhoto
+              path={firstPhoto(c.other_photos)}
+              alt=""
+              className="size-10 shrink-0 rounded-full object-cover"
+            />
+          )}
           <div className="min-w-0">
             <h2 className="truncate font-semibold">{name}</h2>
             <OnlineIndicator userId={c.other_id} />
@@ -752,6 +770,13 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
             Send
           </button>
         </form>
+      )}
+      {viewingProfile && (
+        <MemberProfileDialog
+          memberId={c.other_id}
+          fallbackName={name}
+          onClose={() => setViewingProfile(false)}
+        />
       )}
       {reporting && (
         <ReportDialog
