@@ -236,8 +236,8 @@ test('two members: profile with a photo, discovery, like and like back, match po
   await expect(row2).toBeVisible({ timeout: 30_000 });
   await a2.waitForTimeout(1_000);
   await expect(a2.getByText("It's a Match!")).toHaveCount(0);
-  // On a phone the row's actions fit its width: Message, the calls, and a More menu for Unmatch and Report,
-  // which closes on Escape.
+  // On a phone the row's actions fit its width: Message, the calls, and a More menu for View profile, Unmatch
+  // and Report, which closes on Escape.
   const rowBox = (await row2.boundingBox())!;
   for (const action of [
     row2.getByRole('link', { name: 'Message' }),
@@ -249,7 +249,7 @@ test('two members: profile with a photo, discovery, like and like back, match po
   await expect(row2.getByRole('button', { name: 'Unmatch' })).toBeHidden();
   await row2.getByRole('button', { name: 'More actions' }).click();
   const more = a2.getByRole('menu', { name: 'More actions for Bruno' });
-  await expect(more.getByRole('menuitem')).toHaveText(['Unmatch', 'Report']);
+  await expect(more.getByRole('menuitem')).toHaveText(['View profile', 'Unmatch', 'Report']);
   await expectNoSeriousA11yViolations(a2);
   await a2.keyboard.press('Escape');
   await expect(more).toHaveCount(0);

@@ -1,9 +1,9 @@
 // A liker's whole profile, opened from their card on the likes page: every photo, the words about them, when
 // they liked, and the same answers as the card (Skip, Like back, Block) in words.
-import { BadgeCheck, Ban, Heart, MapPin, X } from 'lucide-react';
+import { Ban, Heart, X } from 'lucide-react';
 import { ChipList } from '../../ui/chip-list.tsx';
 import { Modal } from '../../ui/modal.tsx';
-import { MemberPhotoStrip } from '../profile/member-profile-dialog.tsx';
+import { MemberPhotoStrip, ProfileHeading } from '../profile/member-profile-dialog.tsx';
 import { getLikerName, type LikeActions } from './like-card.tsx';
 import type { ReceivedLike } from './likes-api.ts';
 import { describeLikeWhen } from './like-when.ts';
@@ -25,30 +25,16 @@ export function LikeDetails({
         <MemberPhotoStrip name={name} photos={like.liker_photos} />
       </div>
       <div className="space-y-3">
-        <div className="flex items-start justify-between gap-2">
-          <div className="min-w-0">
-            <h2 id="like-details-name" className="flex items-center gap-1 text-2xl font-bold">
-              <span className="truncate">
-                {name}
-                {like.age ? `, ${like.age}` : ''}
-              </span>
-              {like.is_verified && (
-                <BadgeCheck role="img" aria-label="Verified" className="size-5 shrink-0 text-sky-600" />
-              )}
-            </h2>
-            {like.city && (
-              <p className="flex items-center gap-1 text-sm text-muted">
-                <MapPin aria-hidden="true" className="size-4 shrink-0" />
-                {like.city}
-              </p>
-            )}
-            {when && <p className="text-sm font-medium text-primary">{when}</p>}
-          </div>
-          <button type="button" className="btn-ghost px-2" onClick={onClose}>
-            <X aria-hidden="true" className="size-5" />
-            <span className="sr-only">Close</span>
-          </button>
-        </div>
+        <ProfileHeading
+          id="like-details-name"
+          name={name}
+          age={like.age}
+          verified={like.is_verified}
+          city={like.city}
+          onClose={onClose}
+        >
+          {when && <p className="text-sm font-medium text-primary">{when}</p>}
+        </ProfileHeading>
         {like.bio && <p className="text-sm whitespace-pre-line">{like.bio}</p>}
         <ChipList label="Interests" items={like.interests} />
         {/* The answers stay in view while a long profile scrolls under them. */}

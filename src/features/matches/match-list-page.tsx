@@ -21,6 +21,19 @@ import { useMatches, type MatchRow } from './matches-data.ts';
 /** The screen snapshot's name (screen-snapshots.ts). */
 const SNAPSHOT = 'match-list';
 
+/** To the conversation with a match. */
+function MessageLink({ match, className }: { match: MatchRow; className: string }) {
+  return (
+    <Link
+      to={match.conversation_id ? `/messages?c=${match.conversation_id}` : '/messages'}
+      className={`btn-primary ${className}`}
+    >
+      <MessageCircle aria-hidden="true" className="size-4" />
+      Message
+    </Link>
+  );
+}
+
 export default function MatchListPage() {
   const { user } = useAuth();
   const me = user?.id ?? '';
@@ -99,13 +112,7 @@ export default function MatchListPage() {
             {/* On a phone the actions take their own line under the member (Message widest, the rarer ones in
                 the More menu); on a wider screen they sit beside the member, every one in words. */}
             <div className="flex w-full items-center gap-1 sm:w-auto">
-              <Link
-                to={m.conversation_id ? `/messages?c=${m.conversation_id}` : '/messages'}
-                className="btn-primary flex-1 sm:flex-none"
-              >
-                <MessageCircle aria-hidden="true" className="size-4" />
-                Message
-              </Link>
+              <MessageLink match={m} className="flex-1 sm:flex-none" />
               <CallButtons
                 me={me}
                 otherId={m.other_id}
@@ -154,13 +161,7 @@ export default function MatchListPage() {
           fallbackName={viewing.name ?? 'Your match'}
           onClose={() => setViewing(undefined)}
         >
-          <Link
-            to={viewing.conversation_id ? `/messages?c=${viewing.conversation_id}` : '/messages'}
-            className="btn-primary flex-1"
-          >
-            <MessageCircle aria-hidden="true" className="size-4" />
-            Message
-          </Link>
+          <MessageLink match={viewing} className="flex-1" />
         </MemberProfileDialog>
       )}
       {reporting && (

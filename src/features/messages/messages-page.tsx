@@ -77,17 +77,14 @@ function firstPhoto(photos: string | null): string | undefined {
   }
 }
 
-function ConversationList({
-  items,
-  selected,
-  onSelect,
-  me,
-}: {
+interface ListProps {
   items: ConversationSummary[];
   selected: string | undefined;
   onSelect: (id: string) => void;
   me: string;
-}) {
+}
+
+function ConversationList({ items, selected, onSelect, me }: ListProps) {
   if (items.length === 0)
     return (
       <p className="p-4 text-sm text-muted">
@@ -108,15 +105,7 @@ function ConversationList({
 }
 
 /** New matches as a row of faces (it scrolls sideways when there are more than fit), newest first. */
-function NewMatches({
-  items,
-  selected,
-  onSelect,
-}: {
-  items: ConversationSummary[];
-  selected: string | undefined;
-  onSelect: (id: string) => void;
-}) {
+function NewMatches({ items, selected, onSelect }: Omit<ListProps, 'me'>) {
   return (
     <section aria-labelledby="new-matches-heading" className="border-b border-border px-3 pt-3 pb-2">
       <h2 id="new-matches-heading" className="text-sm font-semibold">
@@ -149,17 +138,7 @@ function NewMatches({
   );
 }
 
-function Conversations({
-  items,
-  selected,
-  onSelect,
-  me,
-}: {
-  items: ConversationSummary[];
-  selected: string | undefined;
-  onSelect: (id: string) => void;
-  me: string;
-}) {
+function Conversations({ items, selected, onSelect, me }: ListProps) {
   return (
     <ul aria-label="Conversations" className="divide-y divide-border">
       {items.map((c) => {

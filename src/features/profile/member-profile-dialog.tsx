@@ -26,6 +26,8 @@ export function MemberPhotoStrip({ name, photos }: { name: string; photos: reado
   return (
     <ul
       aria-label={`Photos of ${name}`}
+      // Two or more always overflow (each is 85% wide): a tab stop lets the keyboard scroll through them.
+      tabIndex={shown.length > 1 ? 0 : undefined}
       className="flex snap-x snap-mandatory gap-2 overflow-x-auto px-4 pt-4 [scrollbar-width:none] md:px-6 md:pt-6"
     >
       {shown.map((p, i) => (
@@ -38,6 +40,54 @@ export function MemberPhotoStrip({ name, photos }: { name: string; photos: reado
         </li>
       ))}
     </ul>
+  );
+}
+
+/** A profile dialog's heading: name, age, a verified mark and the city, with the close button beside it. */
+export function ProfileHeading({
+  id,
+  name,
+  age,
+  verified,
+  city,
+  onClose,
+  children,
+}: {
+  /** The heading's id, naming the dialog. */
+  id: string;
+  name: string;
+  age: number | null;
+  verified: boolean;
+  city: string | null;
+  onClose: () => void;
+  /** More lines under the city (when they liked, say). */
+  children?: ReactNode;
+}) {
+  return (
+    <div className="flex items-start justify-between gap-2">
+      <div className="min-w-0">
+        <h2 id={id} className="flex items-center gap-1 text-2xl font-bold">
+          <span className="truncate">
+            {name}
+            {age ? `, ${age}` : ''}
+          </span>
+          {verified && (
+            <BadgeCheck role="img" aria-label="Verified" className="size-5 shrink-0 text-sky-600" />
+          )}
+        </h2>
+        {city && (
+          <p className="flex items-center gap-1 text-sm text-muted">
+            <MapPin aria-hidden="true" className="size-4 shrink-0" />
+            {city}
+          </p>
+        )}
+        {children}
+      </div>
+      <button type="button" className="btn-ghost px-2" onClick={onClose}>
+        <X aria-hidden="true" className="size-5" />
+        <span className="sr-only">Close</span>
+      </button>
+    </div>
   );
 }
 
@@ -110,29 +160,14 @@ export function MemberProfileDialog({
         </div>
       )}
       <div className="space-y-3">
-        <div className="flex items-start justify-between gap-2">
-          <div className="min-w-0">
-            <h2 id="member-profile-name" className="flex items-center gap-1 text-2xl font-bold">
-              <span className="truncate">
-                {name}
-                {card?.age ? `, ${card.age}` : ''}
-              </span>
-              {card?.is_verified === 1 && (
-                <BadgeCheck role="img" aria-label="Verified" className="size-5 shrink-0 text-sky-600" />
-              )}
-            </h2>
-            {card?.city && (
-              <p className="flex items-center gap-1 text-sm text-muted">
-                <MapPin aria-hidden="true" className="size-4 shrink-0" />
-                {card.city}
-              </p>
-            )}
-          </div>
-          <button type="button" className="btn-ghost px-2" onClick={onClose}>
-            <X aria-hidden="true" className="size-5" />
-            <span className="sr-only">Close</span>
-          </button>
-        </div>
+        <ProfileHeading
+          id="member-profile-name"
+          name={name}
+          age={card?.age ?? null}
+          verified={card?.is_verified === 1}
+          city={card?.city ?? null}
+          onClose={onClose}
+        />
         {isLoading ? (
           <p>Loading...</p>
         ) : !card ? (
