@@ -98,6 +98,17 @@ for (const size of [
     await expect.poll(serverPhotos, { timeout: 20_000 }).toEqual([red, green]);
     await expect.poll(() => fileStatus(blue), { timeout: 20_000 }).not.toBe(200);
     expect(await fileStatus(red)).toBe(200);
+
+    // Preview: her profile as other members see it (the public card, its two photos once synced back).
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const preview = page.getByRole('dialog', { name: /^Test/ });
+    await expect(preview).toContainText('This is how other members see your profile.');
+    await expect(preview.getByRole('list', { name: 'Photos of Test' }).getByRole('img')).toHaveCount(2, {
+      timeout: 20_000,
+    });
+    await expectNoSeriousA11yViolations(page);
+    await page.keyboard.press('Escape');
+    await expect(preview).toHaveCount(0);
     await page.context().close();
   });
 }

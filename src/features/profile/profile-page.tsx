@@ -1,6 +1,7 @@
 // /profile (My Profile: everything on one page) and /profile-builder (the same form in short steps, one save
 // each): photos, about you, city, match preferences and the questionnaire, with a completeness meter.
 import { useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
+import { Eye } from 'lucide-react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
 import { useFirstSyncPending, usePendingIds, useQuery, useReplica } from '../../data/replica.tsx';
@@ -10,6 +11,7 @@ import { ChipsInput } from '../../ui/chips-input.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { CityPicker } from './city-picker.tsx';
 import { parseList } from './member-photo.tsx';
+import { MemberProfileDialog } from './member-profile-dialog.tsx';
 import { PhotosEditor } from './photos-editor.tsx';
 import { PreferencesEditor } from './preferences-editor.tsx';
 import { Checks, Field, PendingNote, Select, useFollowRow, useUploadPossible } from './profile-fields.tsx';
@@ -133,6 +135,7 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
   }, [form, base, unsavedKey]);
   const { draft, interestsText, languagesText } = form;
   const [errors, setErrors] = useState<Errors>({});
+  const [previewing, setPreviewing] = useState(false);
   const setDraft = (d: ProfileDraft) => setForm((f) => ({ ...f, draft: d }));
   const set = (p: Partial<ProfileDraft>) => setForm((f) => ({ ...f, draft: { ...f.draft, ...p } }));
   const setInterestsText = (t: string) => setForm((f) => ({ ...f, interestsText: t }));
@@ -399,7 +402,21 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
   if (!builder)
     return (
       <main id="main" className="mx-auto max-w-3xl space-y-4 p-4 md:p-8">
-        <h1 className="text-3xl font-bold">My Profile</h1>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h1 className="text-3xl font-bold">My Profile</h1>
+          {/* What other members see: the public card the server keeps (saved changes, once they are up). */}
+          <button type="button" className="btn-secondary" onClick={() => setPreviewing(true)}>
+            <Eye aria-hidden="true" className="size-4" />
+            Preview
+          </button>
+        </div>
+        {previewing && (
+          <MemberProfileDialog memberId={me} fallbackName="You" onClose={() => setPreviewing(false)}>
+            <p className="w-full text-center text-sm text-muted">
+              This is how other members see your profile.
+            </p>
+          </MemberProfileDialog>
+        )}
         {meter}
         {photos}
         <section aria-labelledby="about-heading" className="card grid gap-3 sm:grid-cols-2">
