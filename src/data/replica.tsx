@@ -385,16 +385,22 @@ export function WhenReplicaOpen({ children, opening = null }: { children: ReactN
  * this is false from its first render on. Also true while the replica is still opening.
  */
 export function useFirstSyncPending(): boolean {
+  return useFirstSyncWatch(true);
+}
+
+/** useFirstSyncPending when `watching`; otherwise false, with no status listener (useQuery's option). */
+function useFirstSyncWatch(watching: boolean): boolean {
   const db = useContext(PowerSyncContext) as PowerSyncDatabase | null;
   const [synced, setSynced] = useState<{ db: PowerSyncDatabase; synced: boolean }>();
   useEffect(() => {
-    if (!db) return;
+    if (!db || !watching) return;
     // The status changes many times a second while data flows: a page re-renders only when this answer does.
     const follow = (synced: boolean) =>
       setSynced((was) => (was?.db === db && was.synced === synced ? was : { db, synced }));
     follow(db.currentStatus.hasSynced === true);
     return db.registerListener({ statusChanged: (status) => follow(status.hasSynced === true) });
-  }, [db]);
+  }, [db, watching]);
+  if (!watching) return false;
   if (!db) return true;
   // Before the effect has run, the database's own status answers (no render shows a stale one).
   const known = synced?.db === db ? synced.synced : db.currentStatus.hasSynced === true;
@@ -415,11 +421,16 @@ export interface ReplicaQueryOptions {
   tables?: readonly string[];
   /** The shortest time between two runs, ms (the library's default otherwise). */
   throttleMs?: number;
+  /**
+   * An empty answer before this device's first sync is "not here yet" (useFirstSyncPending): isLoading stays
+   * true until rows arrive or the first sync lands. For a screen whose empty state says the member has none.
+   */
+  emptyMeansLoading?: boolean;
 }
 
 export interface ReplicaQueryResult<T> {
   data: T[];
-  /** True until the first result. */
+  /** True until the first result (with emptyMeansLoading, also while it is empty before the first sync). */
   isLoading: boolean;
   /** True while the query re-runs with new SQL or parameters (the previous rows are still in data). */
   isFetching: boolean;
@@ -450,6 +461,7 @@ export function useQuery<T>(
   const tables = options.tables ?? tablesOfQuery(sql, KNOWN_TABLES);
   const tablesKey = tables ? tables.join(',') : '';
   const { throttleMs } = options;
+  const firstSync = useFirstSyncWatch(options.emptyMeansLoading === true);
   const key = `${sql}\u0000${paramsKey}\u0000${tablesKey}\u0000${throttleMs ?? ''}`;
   const [state, setState] = useState<QueryState<T>>();
 
@@ -495,7 +507,8 @@ export function useQuery<T>(
       error: new Error('useQuery outside ReplicaProvider'),
     };
   if (!state || state.db !== db) return { data: [], isLoading: true, isFetching: true, error: undefined };
-  return { data: state.data, isLoading: state.isLoading, isFetching: state.key !== key, error: state.error };
+  const isLoading = state.isLoading || (firstSync && state.data.length === 0);
+  return { data: state.data, isLoading, isFetching: state.key !== key, error: state.error };
 }
 
 /**

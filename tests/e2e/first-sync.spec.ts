@@ -3,15 +3,10 @@
 // read as if her matches were lost), and they fill in when it does. The sync stream is held by a test proxy
 // (a slow network) so that moment lasts as long as the journey needs.
 import { test } from './support/test.ts';
-import { expect, makeEmail, PASSWORD, signIn } from './support/accounts.ts';
+import { expect, signIn } from './support/accounts.ts';
 import { startNetworkSwitch } from './support/network-switch.ts';
-import {
-  getServiceAuth,
-  matchNewMember,
-  newMemberPage,
-  serviceHeaders,
-  serviceWrite,
-} from './support/two-members.ts';
+import { createPasswordAccount } from './support/service-role.ts';
+import { getServiceAuth, matchNewMember, newMemberPage, serviceWrite } from './support/two-members.ts';
 
 const SYNC_STREAM = '/sync/stream';
 
@@ -25,13 +20,7 @@ test('a new device says it is loading, not that nothing is there, until its firs
   try {
     const auth = await getServiceAuth(request, baseURL!);
     // Nina has a match waiting, made before this device ever signed in.
-    const email = makeEmail('nina');
-    const created = await request.post('/auth/v1/admin/users', {
-      headers: serviceHeaders(auth),
-      data: { email, password: PASSWORD, email_confirm: true },
-    });
-    expect(created.ok(), await created.text()).toBe(true);
-    const nina = ((await created.json()) as { id: string }).id;
+    const { id: nina, email } = await createPasswordAccount(request, auth, 'nina');
     await serviceWrite(request, auth, 'patch', `/rest/v1/profiles?id=eq.${nina}`, { name: 'Nina Example' });
     await matchNewMember(request, auth, nina, 'Omar Example');
 

@@ -6,7 +6,7 @@
 import { Bot, Check, Pencil, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { useFirstSyncPending, useQuery, useReplica } from '../../data/replica.tsx';
+import { useQuery, useReplica } from '../../data/replica.tsx';
 import {
   AUTONOMY_LEVELS,
   canCreateAgent,
@@ -80,10 +80,9 @@ export default function AgentSettingsPage() {
   const { data: agents, isLoading } = useQuery<AgentRow>(
     'select * from ai_agents where user_id = ? order by created_at desc',
     [me],
+    // A new device's replica is empty until its first sync: that is not "No agents yet".
+    { emptyMeansLoading: true },
   );
-  // A new device's replica is empty until its first sync: that is not "No agents yet".
-  const firstSync = useFirstSyncPending();
-  const listLoading = isLoading || (firstSync && agents.length === 0);
   const [editing, setEditing] = useState<string>();
   const [deleting, setDeleting] = useState<AgentRow>();
   const plan = getAgentPlan(entitlement);
@@ -195,7 +194,7 @@ export default function AgentSettingsPage() {
           for more agents and higher autonomy.
         </p>
       )}
-      {listLoading ? (
+      {isLoading ? (
         <p>Loading your agents...</p>
       ) : agents.length === 0 ? (
         <section className="card space-y-2 text-center">
@@ -291,7 +290,7 @@ export default function AgentSettingsPage() {
           ))}
         </ul>
       )}
-      {!listLoading && (
+      {!isLoading && (
         <WingmanPanel
           me={me}
           hasAgents={agents.length > 0}

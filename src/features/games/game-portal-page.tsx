@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Gamepad2 } from 'lucide-react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
-import { useFirstSyncPending, useQuery, useReplica } from '../../data/replica.tsx';
+import { useQuery, useReplica } from '../../data/replica.tsx';
 import { GAME_STATUS_WORDS, isGameType, type GameType } from '../../domain/games.ts';
 import { Modal } from '../../ui/modal.tsx';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
@@ -193,17 +193,15 @@ function MatchPicker({
 }
 
 function Portal({ me }: { me: string }) {
-  const { data: sessions, isLoading: readingGames } = useGameSessions(me);
-  const { data: matches, isLoading: readingMatches } = useQuery<MatchRow>(
+  // A new device's replica is empty until its first sync: no games and no matches are not known yet.
+  const { data: sessions, isLoading } = useGameSessions(me, { emptyMeansLoading: true });
+  const { data: matches, isLoading: matchesLoading } = useQuery<MatchRow>(
     `select pp.id, pp.name, pp.photos from matches m
        join public_profiles pp on pp.id = case when m.user_id_1 = ?1 then m.user_id_2 else m.user_id_1 end
       where m.user_id_1 = ?1 or m.user_id_2 = ?1 order by pp.name`,
     [me],
+    { emptyMeansLoading: true },
   );
-  // A new device's replica is empty until its first sync: no games and no matches are not known yet.
-  const firstSync = useFirstSyncPending();
-  const isLoading = readingGames || (firstSync && sessions.length === 0);
-  const matchesLoading = readingMatches || (firstSync && matches.length === 0);
   /** The match picker is open: for any game (New game), or for the one picked from the list of games. */
   const [choosing, setChoosing] = useState<{ type?: GameType; name?: string }>();
   const [inviting, setInviting] = useState<{ id: string; name: string; type?: GameType }>();

@@ -2,7 +2,7 @@
 // invites, accepts, answers and writes a story line offline; the writes upload when back and the other
 // player's screen follows through sync. The SQL decides (0013, 0062): only the two players, choices secret
 // until both answered, one round per (session, number) whichever device creates it.
-import { useQuery, type PowerSyncDatabase } from '../../data/replica.tsx';
+import { useQuery, type PowerSyncDatabase, type ReplicaQueryOptions } from '../../data/replica.tsx';
 import { getGameRoundId } from '../../domain/ids.ts';
 import {
   CHOICE_ROUNDS,
@@ -51,8 +51,8 @@ const SESSIONS_SQL = `
     left join game_types gt on gt.id = s.game_type
    where (s.player1_id = ?1 or s.player2_id = ?1)`;
 
-export function useGameSessions(me: string) {
-  return useQuery<SessionRow>(`${SESSIONS_SQL} order by s.created_at desc`, [me]);
+export function useGameSessions(me: string, options?: ReplicaQueryOptions) {
+  return useQuery<SessionRow>(`${SESSIONS_SQL} order by s.created_at desc`, [me], options);
 }
 
 export function useGameSession(me: string, id: string) {

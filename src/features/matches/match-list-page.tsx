@@ -7,7 +7,7 @@ import { Flag, HeartOff, MessageCircle, User } from 'lucide-react';
 import { CallButtons } from '../calls/call-buttons.tsx';
 import { useAuth } from '../../session/auth-context.tsx';
 import { markStart } from '../../session/pwa-start-marks.ts';
-import { openReplica, useFirstSyncPending, useReplicaOpening } from '../../data/replica.tsx';
+import { openReplica, useReplicaOpening } from '../../data/replica.tsx';
 import { readScreenSnapshot, saveScreenSnapshot } from '../../data/screen-snapshots.ts';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { MoreMenu } from '../../ui/more-menu.tsx';
@@ -39,10 +39,9 @@ export default function MatchListPage() {
   const me = user?.id ?? '';
   const opening = useReplicaOpening();
   // Before the replica has opened there is no query to run: its answer is ignored until then.
-  const replica = useMatches(me);
   // A new device's replica is empty until its first sync: its empty answer is not "No matches yet".
-  const firstSync = useFirstSyncPending();
-  const fromReplica = !opening && !replica.isLoading && !(firstSync && replica.data.length === 0);
+  const replica = useMatches(me, { emptyMeansLoading: true });
+  const fromReplica = !opening && !replica.isLoading;
   const [snapshot] = useState(() => readScreenSnapshot<MatchRow>(SNAPSHOT, me));
   const matches = fromReplica ? replica.data : snapshot;
   const [confirming, setConfirming] = useState<MatchRow>();

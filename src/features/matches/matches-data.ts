@@ -1,5 +1,5 @@
 // The member's matches from the replica: the other member's public profile and the last message of the pair.
-import { useQuery } from '../../data/replica.tsx';
+import { useQuery, type ReplicaQueryOptions } from '../../data/replica.tsx';
 
 export interface MatchRow {
   id: string;
@@ -15,7 +15,7 @@ export interface MatchRow {
 }
 
 /** Matches newest activity first; a match whose public profile has not synced yet still shows. */
-export function useMatches(me: string) {
+export function useMatches(me: string, options?: ReplicaQueryOptions) {
   return useQuery<MatchRow>(
     `select m.id, o.other_id, m.created_at, pp.name, pp.age, pp.city, pp.photos, c.id as conversation_id,
        (select content from messages x where x.conversation_id = c.id and x.type = 'text'
@@ -28,5 +28,6 @@ export function useMatches(me: string) {
      where m.user_id_1 = ? or m.user_id_2 = ?
      order by coalesce(c.last_message_at, m.created_at) desc`,
     [me, me, me],
+    options,
   );
 }

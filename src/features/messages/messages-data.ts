@@ -1,6 +1,11 @@
 // Conversations, messages, drafts and receipts on the local replica; device settings (read marks, notification choices).
 import { useCallback, useEffect, useState } from 'react';
-import { useQuery, useReplica, type PowerSyncDatabase } from '../../data/replica.tsx';
+import {
+  useQuery,
+  useReplica,
+  type PowerSyncDatabase,
+  type ReplicaQueryOptions,
+} from '../../data/replica.tsx';
 import {
   earlierStartParameters,
   findThreadQuery,
@@ -74,8 +79,8 @@ const CONVERSATIONS_SQL = `
   where c.participant1_id = ?1 or c.participant2_id = ?1
   order by coalesce(lm.created_at, c.last_message_at, c.created_at) desc`;
 
-export function useConversations(me: string) {
-  return useQuery<ConversationSummary>(CONVERSATIONS_SQL, [me]);
+export function useConversations(me: string, options?: ReplicaQueryOptions) {
+  return useQuery<ConversationSummary>(CONVERSATIONS_SQL, [me], options);
 }
 
 /** Unread incoming messages over all conversations (sidebar, dashboard). */

@@ -14,10 +14,10 @@ import {
 } from 'lucide-react';
 import { useQuery as useTanstackQuery } from '@tanstack/react-query';
 import { useAuth } from '../../session/auth-context.tsx';
-import { useFirstSyncPending, usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
+import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
 import { signChatMedia, uploadChatPhoto } from './messages-api.ts';
 import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unsent-text.ts';
-import { MemberPhoto } from '../profile/member-photo.tsx';
+import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
 import { MemberProfileDialog } from '../profile/member-profile-dialog.tsx';
 import { blockMember } from '../reports/report-api.ts';
 import { BlockConfirmDialog, ReportDialog } from '../reports/report-dialog.tsx';
@@ -68,15 +68,6 @@ const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 const IMAGE_MAX_BYTES = 8 * 1024 * 1024;
 const DRAFT_SAVE_DELAY_MS = 300;
 
-function firstPhoto(photos: string | null): string | undefined {
-  try {
-    const list = JSON.parse(photos ?? '[]') as unknown;
-    return Array.isArray(list) && typeof list[0] === 'string' ? list[0] : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 interface ListProps {
   items: ConversationSummary[];
   selected: string | undefined;
@@ -121,7 +112,7 @@ function NewMatches({ items, selected, onSelect }: Omit<ListProps, 'me'>) {
               className="flex w-16 flex-col items-center gap-1 rounded-lg p-1 hover:bg-subtle"
             >
               <MemberPhoto
-                path={firstPhoto(c.other_photos)}
+                path={parseList(c.other_photos)[0]}
                 alt=""
                 className={`size-14 rounded-full object-cover ring-2 ring-offset-2 ring-offset-card ${
                   c.id === selected ? 'ring-primary' : 'ring-primary/40'
@@ -154,7 +145,7 @@ function Conversations({ items, selected, onSelect, me }: ListProps) {
               className={`flex w-full items-center gap-3 p-3 text-left hover:bg-subtle ${c.id === selected ? 'bg-subtle' : ''}`}
             >
               <MemberPhoto
-                path={firstPhoto(c.other_photos)}
+                path={parseList(c.other_photos)[0]}
                 alt=""
                 className="size-10 rounded-full object-cover"
               />
@@ -568,14 +559,14 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
               onClick={() => setViewingProfile(true)}
             >
               <MemberPhoto
-                path={firstPhoto(c.other_photos)}
+                path={parseList(c.other_photos)[0]}
                 alt=""
                 className="size-10 rounded-full object-cover hover:ring-2 hover:ring-primary/50"
               />
             </button>
           ) : (
             <MemberPhoto
-              path={firstPhoto(c.other_photos)}
+              path={parseList(c.other_photos)[0]}
               alt=""
               className="size-10 shrink-0 rounded-full object-cover"
             />
@@ -593,7 +584,7 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
                 me={me}
                 otherId={c.other_id}
                 otherName={name}
-                otherPhoto={firstPhoto(c.other_photos)}
+                otherPhoto={parseList(c.other_photos)[0]}
               />
             )}
             {/* Words on a wider screen; on a phone they wait in the More menu, so the header stays calm. */}
@@ -641,7 +632,7 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
           </li>
         )}
         {!closed && !threadLoading && messages.length === 0 && !hasEarlier && (
-          <MatchIntro name={name} photo={firstPhoto(c.other_photos)} matchedAt={c.created_at} />
+          <MatchIntro name={name} photo={parseList(c.other_photos)[0]} matchedAt={c.created_at} />
         )}
         {messages.map((m) =>
           m.type === 'game_invite' ? (
@@ -779,9 +770,8 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
 export default function MessagesPage() {
   const { user } = useAuth();
   const me = user?.id ?? '';
-  const { data: conversations, isLoading } = useConversations(me);
   // A new device's list is empty until its first sync: that is not "No conversations yet".
-  const firstSync = useFirstSyncPending();
+  const { data: conversations, isLoading } = useConversations(me, { emptyMeansLoading: true });
   const status = useStatus();
   const offline = useOfflineNotice(status.connected);
   const [params, setParams] = useSearchParams();
@@ -804,7 +794,7 @@ export default function MessagesPage() {
           aria-label="Conversation list"
           className={`min-h-0 overflow-y-auto md:block md:border-r md:border-border ${selected ? 'hidden' : ''}`}
         >
-          {isLoading || (firstSync && conversations.length === 0) ? (
+          {isLoading ? (
             <p className="p-4">Loading...</p>
           ) : (
             <ConversationList

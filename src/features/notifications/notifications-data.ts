@@ -1,6 +1,6 @@
 // Notifications on the local replica: newest first, unread count, mark one or all read (uploaded as read_at updates),
 // and likes in a row shown as one entry ("5 people liked you").
-import { useQuery, type PowerSyncDatabase } from '../../data/replica.tsx';
+import { useQuery, type PowerSyncDatabase, type ReplicaQueryOptions } from '../../data/replica.tsx';
 import type { ReplicaColumns } from '../../data/schema.ts';
 
 /** What the lists read of a notification (type, title and created_at are NOT NULL on the server). */
@@ -10,10 +10,11 @@ export type NotificationRow = ReplicaColumns<
   'id' | 'type' | 'title' | 'created_at'
 >;
 
-export function useNotifications(me: string) {
+export function useNotifications(me: string, options?: ReplicaQueryOptions) {
   return useQuery<NotificationRow>(
     'select id, type, title, body, link, data, read_at, created_at from notifications where user_id = ? order by created_at desc, id desc',
     [me],
+    options,
   );
 }
 

@@ -13,7 +13,7 @@ import {
 } from 'lucide-react';
 import { useAuth } from '../../session/auth-context.tsx';
 import { IconBadge } from '../../ui/icon-badge.tsx';
-import { useFirstSyncPending, useReplica } from '../../data/replica.tsx';
+import { useReplica } from '../../data/replica.tsx';
 import { formatTimeLabel } from '../../ui/time-label.ts';
 import {
   getNotificationLink,
@@ -47,10 +47,8 @@ export default function NotificationsPage() {
   const { user } = useAuth();
   const me = user?.id ?? '';
   const db = useReplica();
-  const { data: rows, isLoading: reading } = useNotifications(me);
   // A new device's replica is empty until its first sync: that is not "No notifications yet".
-  const firstSync = useFirstSyncPending();
-  const isLoading = reading || (firstSync && rows.length === 0);
+  const { data: rows, isLoading } = useNotifications(me, { emptyMeansLoading: true });
   const unread = rows.filter((n) => !n.read_at).length;
   const groups = groupNotifications(rows);
   const markRead = (items: NotificationRow[]) =>

@@ -4,7 +4,7 @@ import { useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
 import { Eye } from 'lucide-react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
-import { useFirstSyncPending, usePendingIds, useQuery, useReplica } from '../../data/replica.tsx';
+import { usePendingIds, useQuery, useReplica } from '../../data/replica.tsx';
 import type { ReplicaRow } from '../../data/schema.ts';
 import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unsent-text.ts';
 import { ChipsInput } from '../../ui/chips-input.tsx';
@@ -108,9 +108,14 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
   const db = useReplica();
   const pending = usePendingIds('profiles').has(me);
   const canUpload = useUploadPossible();
-  const { data: rows, isLoading } = useQuery<ReplicaRow<'profiles'>>('select * from profiles where id = ?', [
-    me,
-  ]);
+  // A new device's replica is empty until its first sync: the member's own row is not missing, only not here yet.
+  const { data: rows, isLoading } = useQuery<ReplicaRow<'profiles'>>(
+    'select * from profiles where id = ?',
+    [me],
+    {
+      emptyMeansLoading: true,
+    },
+  );
   const { data: prefRows } = useQuery<ReplicaRow<'match_preferences'>>(
     'select * from match_preferences where id = ?',
     [me],
@@ -120,7 +125,6 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
     [me],
   );
   const row = rows[0];
-  const firstSync = useFirstSyncPending();
   const synced = useMemo(() => toForm(toDraft(row)), [row]);
   const unsavedKey = `profile:${me}`;
   const [restored] = useState(() => findUnsavedForm(unsavedKey, synced));
@@ -214,7 +218,7 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
 
   // A new device's replica has no profile row until its first sync: a blank form then read as if the name and
   // everything else were lost, and a photo added in that moment was refused for the missing name.
-  if (!row && (isLoading || firstSync)) return <p className="p-8">Loading...</p>;
+  if (!row && isLoading) return <p className="p-8">Loading...</p>;
 
   const basicsFields = (
     <>

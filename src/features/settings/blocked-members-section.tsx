@@ -5,7 +5,7 @@ import { useQuery as useServerQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Ban } from 'lucide-react';
 import { useAuth } from '../../session/auth-context.tsx';
-import { useFirstSyncPending, useQuery, useReplica } from '../../data/replica.tsx';
+import { useQuery, useReplica } from '../../data/replica.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { IconBadge } from '../../ui/icon-badge.tsx';
 import { formatDayPhrase } from '../../ui/time-label.ts';
@@ -25,13 +25,12 @@ export function BlockedMembersSection() {
   const { user } = useAuth();
   const me = user?.id ?? '';
   const db = useReplica();
-  const { data: local, isLoading: reading } = useQuery<{ blocked_id: string; created_at: string }>(
+  const { data: local, isLoading } = useQuery<{ blocked_id: string; created_at: string }>(
     'select blocked_id, created_at from blocked_users where blocker_id = ? order by created_at desc',
     [me],
+    // A new device's replica is empty until its first sync: that is not "no one blocked".
+    { emptyMeansLoading: true },
   );
-  // A new device's replica is empty until its first sync: that is not "no one blocked".
-  const firstSync = useFirstSyncPending();
-  const isLoading = reading || (firstSync && local.length === 0);
   // Asked again whenever the replica's list changes (a block made on another device brings its name).
   const ids = local.map((b) => b.blocked_id).join(',');
   const names = useServerQuery({

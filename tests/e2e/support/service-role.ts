@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type APIRequestContext } from '@playwright/test';
 import { createKeys } from '../../../server/auth/keys.ts';
-import { makeEmail } from './accounts.ts';
+import { makeEmail, PASSWORD } from './accounts.ts';
 
 export interface ServiceAuth {
   anonKey: string;
@@ -106,12 +106,30 @@ export async function createAccount(
   auth: ServiceAuth,
   tag: string,
 ): Promise<string> {
+  return (await postAdminUser(request, auth, { email: makeEmail(tag) })).id;
+}
+
+/** A confirmed account that signs in with the journeys' PASSWORD, made through the auth admin API. */
+export async function createPasswordAccount(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  tag: string,
+): Promise<{ id: string; email: string }> {
+  const email = makeEmail(tag);
+  return { id: (await postAdminUser(request, auth, { email, password: PASSWORD })).id, email };
+}
+
+async function postAdminUser(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  user: { email: string; password?: string },
+): Promise<{ id: string }> {
   const res = await request.post('/auth/v1/admin/users', {
     headers: serviceHeaders(auth),
-    data: { email: makeEmail(tag), email_confirm: true },
+    data: { ...user, email_confirm: true },
   });
   expect(res.ok(), await res.text()).toBe(true);
-  return ((await res.json()) as { id: string }).id;
+  return (await res.json()) as { id: string };
 }
 
 /** Likes from `from` to each of `targets`, written as the service role (the SQL like limit still applies). */
