@@ -461,9 +461,42 @@ export function useQuery<T>(
   const tables = options.tables ?? tablesOfQuery(sql, KNOWN_TABLES);
   const tablesKey = tables ? tables.join(',') : '';
   const { throttleMs } = options;
-  const firstSync = useFirstSyncWatch(options.emptyMeansLoading === true);
+  const emptyMeansLoading = options.emptyMeansLoading === true;
+  const firstSync = useFirstSyncWatch(emptyMeansLoading);
   const key = `${sql}\u0000${paramsKey}\u0000${tablesKey}\u0000${throttleMs ?? ''}`;
   const [state, setState] = useState<QueryState<T>>();
+  // The engine reports the first sync a moment before a watched query has read again (its table notices come
+  // through the database worker, then the watch's throttle): an empty answer from before it is read once more
+  // before it counts as "none", or the screen would flash "No matches yet" just before the matches.
+  const [sawFirstSync, setSawFirstSync] = useState(false);
+  if (firstSync && !sawFirstSync) setSawFirstSync(true);
+  const [confirmedKey, setConfirmedKey] = useState<string>();
+  const unconfirmed =
+    emptyMeansLoading &&
+    sawFirstSync &&
+    !firstSync &&
+    state?.db === db &&
+    state.key === key &&
+    state.data.length === 0 &&
+    confirmedKey !== key;
+  useEffect(() => {
+    if (!unconfirmed || !db) return;
+    let live = true;
+    const settle = (rows: T[]) => {
+      if (!live) return;
+      if (rows.length > 0)
+        setState((was) =>
+          was?.db === db && was.key === key && was.data.length === 0 ? { ...was, data: rows } : was,
+        );
+      setConfirmedKey(key);
+    };
+    db.getAll<T>(sql, JSON.parse(paramsKey) as QueryParam[]).then(settle, () => settle([]));
+    return () => {
+      live = false;
+    };
+    // `key` holds sql and parameters.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [unconfirmed, db, key]);
 
   useEffect(() => {
     if (!db) return;
@@ -507,7 +540,7 @@ export function useQuery<T>(
       error: new Error('useQuery outside ReplicaProvider'),
     };
   if (!state || state.db !== db) return { data: [], isLoading: true, isFetching: true, error: undefined };
-  const isLoading = state.isLoading || (firstSync && state.data.length === 0);
+  const isLoading = state.isLoading || (state.data.length === 0 && (firstSync || unconfirmed));
   return { data: state.data, isLoading, isFetching: state.key !== key, error: state.error };
 }
 

@@ -60,16 +60,28 @@ test('a new device says it is loading, not that nothing is there, until its firs
     const streamsPassed = () => net.forwarded.filter((r) => r.path === SYNC_STREAM).length;
     expect(streamsPassed(), 'no sync stream went through while the screens were looked at').toBe(0);
 
-    // The download lands: what was waiting shows, and a screen with truly nothing says so.
+    // The download lands while My Matches is open: the match shows, and "No matches yet" never did, not even
+    // for the moment between the engine's "synced" and the page's query reading the rows it brought.
+    await page.goto('/match-list');
+    await expect(page.getByText('Loading...')).toBeVisible();
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { emptySeen: string[] }).emptySeen = seen;
+      new MutationObserver(() => {
+        if (document.body.textContent?.includes('No matches yet')) seen.push('No matches yet');
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     net.release();
     await expect.poll(streamsPassed).toBeGreaterThan(0);
+    await expect(page.getByTestId('match-row').filter({ hasText: 'Omar' })).toBeVisible({ timeout: 30_000 });
+    expect(await page.evaluate(() => (window as unknown as { emptySeen: string[] }).emptySeen)).toEqual([]);
+    // What was waiting shows elsewhere too, and a screen with truly nothing says so.
+    await page.goto('/agent-settings');
     await expect(page.getByText('No agents yet')).toBeVisible({ timeout: 30_000 });
     await page.goto('/messages');
     await expect(
       page.getByRole('list', { name: 'New matches' }).getByRole('button', { name: /Omar/ }),
     ).toBeVisible({ timeout: 30_000 });
-    await page.goto('/match-list');
-    await expect(page.getByTestId('match-row').filter({ hasText: 'Omar' })).toBeVisible();
     await page.goto('/dashboard');
     await expect(page.getByTestId('stat-matches')).toHaveText('1');
   } finally {

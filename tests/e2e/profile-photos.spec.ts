@@ -60,6 +60,9 @@ for (const size of [
     await page.goto('/profile');
     const section = page.getByRole('region', { name: /^Photos/ });
     await expect(section.getByRole('heading', { name: 'Photos (0/6)' })).toBeVisible({ timeout: 20_000 });
+    // The form shows only once her own row is on the device: her name is there as soon as the photos are, read
+    // at once and not waited for (on a blank form the photos below were refused for the missing name).
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Test Member');
     await section.locator('input[type=file]').setInputFiles(await makePhotos());
     await expect(section.getByRole('heading', { name: 'Photos (3/6)' })).toBeVisible({ timeout: 30_000 });
     await expect.poll(async () => (await serverPhotos()).length, { timeout: 20_000 }).toBe(3);

@@ -108,14 +108,7 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
   const db = useReplica();
   const pending = usePendingIds('profiles').has(me);
   const canUpload = useUploadPossible();
-  // A new device's replica is empty until its first sync: the member's own row is not missing, only not here yet.
-  const { data: rows, isLoading } = useQuery<ReplicaRow<'profiles'>>(
-    'select * from profiles where id = ?',
-    [me],
-    {
-      emptyMeansLoading: true,
-    },
-  );
+  const { data: rows } = useQuery<ReplicaRow<'profiles'>>('select * from profiles where id = ?', [me]);
   const { data: prefRows } = useQuery<ReplicaRow<'match_preferences'>>(
     'select * from match_preferences where id = ?',
     [me],
@@ -216,9 +209,11 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
     if (await persist(next, 'Saved', validateBuilderStep(id, next))) goToStep(stepIndex + 1);
   }
 
-  // A new device's replica has no profile row until its first sync: a blank form then read as if the name and
-  // everything else were lost, and a photo added in that moment was refused for the missing name.
-  if (!row && isLoading) return <p className="p-8">Loading...</p>;
+  // The member's own row exists from sign-up on (the server makes it with the account), so until it is on this
+  // device there is nothing to edit: a blank form read as if the name and everything else were lost, and a
+  // photo added then was refused for the missing name. Waiting on the first sync alone was not enough: the
+  // engine reports it a moment before the page's query has read its rows.
+  if (!row) return <p className="p-8">Loading...</p>;
 
   const basicsFields = (
     <>
