@@ -103,12 +103,22 @@ function findUnsavedForm(key: string, fallback: ProfileForm): ProfileForm | unde
 export default function ProfilePage({ builder = false }: { builder?: boolean }) {
   const { user } = useAuth();
   const me = user?.id ?? '';
+  const { data: rows } = useQuery<ReplicaRow<'profiles'>>('select * from profiles where id = ?', [me]);
+  const row = rows[0];
+  // The member's own row exists from sign-up on (the server makes it with the account), so until it is on this
+  // device there is nothing to edit: a blank form read as if the name and everything else were lost, and a
+  // photo added then was refused for the missing name. Waiting on the first sync alone was not enough: the
+  // engine reports it a moment before the page's query has read its rows. The form starts from the row.
+  if (!row) return <p className="p-8">Loading...</p>;
+  return <ProfileEditor builder={builder} me={me} row={row} />;
+}
+
+function ProfileEditor({ builder, me, row }: { builder: boolean; me: string; row: ReplicaRow<'profiles'> }) {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const db = useReplica();
   const pending = usePendingIds('profiles').has(me);
   const canUpload = useUploadPossible();
-  const { data: rows } = useQuery<ReplicaRow<'profiles'>>('select * from profiles where id = ?', [me]);
   const { data: prefRows } = useQuery<ReplicaRow<'match_preferences'>>(
     'select * from match_preferences where id = ?',
     [me],
@@ -117,13 +127,12 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
     'select count(*) as n from profile_answers where user_id = ?',
     [me],
   );
-  const row = rows[0];
   const synced = useMemo(() => toForm(toDraft(row)), [row]);
   const unsavedKey = `profile:${me}`;
   const [restored] = useState(() => findUnsavedForm(unsavedKey, synced));
   const [form, setForm] = useState<ProfileForm>(restored ?? synced);
   // The row fills the form, and keeps it in step until the member edits it (then the member's text wins).
-  const base = useFollowRow(synced, setForm, row !== undefined);
+  const base = useFollowRow(synced, setForm);
   // Every edit is written through to this device at once (a layout effect runs in the keystroke's own task),
   // so a reload or close right after typing keeps it; a form back at the saved version leaves nothing kept.
   useLayoutEffect(() => {
@@ -208,12 +217,6 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
     const next = withLists();
     if (await persist(next, 'Saved', validateBuilderStep(id, next))) goToStep(stepIndex + 1);
   }
-
-  // The member's own row exists from sign-up on (the server makes it with the account), so until it is on this
-  // device there is nothing to edit: a blank form read as if the name and everything else were lost, and a
-  // photo added then was refused for the missing name. Waiting on the first sync alone was not enough: the
-  // engine reports it a moment before the page's query has read its rows.
-  if (!row) return <p className="p-8">Loading...</p>;
 
   const basicsFields = (
     <>
