@@ -35,28 +35,28 @@ import {
 } from './profile-rules.ts';
 import { Questionnaire } from './questionnaire.tsx';
 
-function toDraft(row: ReplicaRow<'profiles'> | undefined): ProfileDraft {
+function toDraft(row: ReplicaRow<'profiles'>): ProfileDraft {
   return {
-    name: row?.name ?? '',
-    birthday: row?.birthday ?? '',
-    gender: row?.gender ?? '',
-    looking_for: parseList(row?.looking_for),
-    relationship_goals: row?.relationship_goals ?? '',
-    relationship_status: row?.relationship_status ?? '',
-    bio: row?.bio ?? '',
-    interests: parseList(row?.interests),
-    career: row?.career ?? '',
-    industry: row?.industry ?? '',
-    education_level: row?.education_level ?? '',
-    languages: parseList(row?.languages),
-    height: row?.height ?? '',
-    height_unit: row?.height_unit === 'ft' ? 'ft' : 'cm',
-    city: row?.city ?? '',
-    state: row?.state ?? '',
-    country: row?.country ?? '',
-    location_lat: row?.location_lat ? Number(row.location_lat) : null,
-    location_lng: row?.location_lng ? Number(row.location_lng) : null,
-    photos: parseList(row?.photos),
+    name: row.name ?? '',
+    birthday: row.birthday ?? '',
+    gender: row.gender ?? '',
+    looking_for: parseList(row.looking_for),
+    relationship_goals: row.relationship_goals ?? '',
+    relationship_status: row.relationship_status ?? '',
+    bio: row.bio ?? '',
+    interests: parseList(row.interests),
+    career: row.career ?? '',
+    industry: row.industry ?? '',
+    education_level: row.education_level ?? '',
+    languages: parseList(row.languages),
+    height: row.height ?? '',
+    height_unit: row.height_unit === 'ft' ? 'ft' : 'cm',
+    city: row.city ?? '',
+    state: row.state ?? '',
+    country: row.country ?? '',
+    location_lat: row.location_lat ? Number(row.location_lat) : null,
+    location_lng: row.location_lng ? Number(row.location_lng) : null,
+    photos: parseList(row.photos),
   };
 }
 
