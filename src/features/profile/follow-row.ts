@@ -2,15 +2,9 @@
 
 /**
  * One step of useFollowRow, on the form as React applies it: a form still equal to the row's previous version
- * (`previous`, as JSON) takes the row's new version; an edited one stays, and takes the row as its base only
- * on the row's first read (a form restored from this device).
+ * (`previous`, as JSON) takes the row's new version; an edited one stays (its base stays the version it took).
  */
-export function followRow<T>(
-  form: T,
-  previous: string,
-  synced: T,
-  firstRead: boolean,
-): { form: T; taken: boolean } {
+export function followRow<T>(form: T, previous: string, synced: T): { form: T; taken: boolean } {
   if (JSON.stringify(form) === previous) return { form: synced, taken: true };
-  return { form, taken: firstRead };
+  return { form, taken: false };
 }

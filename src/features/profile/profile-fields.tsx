@@ -126,31 +126,22 @@ export interface FollowedRow<T> {
  * keystroke after it, and an edit built on the form its handler saw would then drop the row's new version
  * while `taken` already names it.
  */
-export function useFollowRow<T>(
-  synced: T,
-  setValue: Dispatch<SetStateAction<T>>,
-  /** False while the row has not been read yet (synced is then the empty form). */
-  rowRead = true,
-): FollowedRow<T> {
+export function useFollowRow<T>(synced: T, setValue: Dispatch<SetStateAction<T>>): FollowedRow<T> {
   const base = useRef<FollowedRow<T>>({ current: synced, taken: synced }).current;
-  const takenFromRow = useRef(rowRead);
   const syncedKey = JSON.stringify(synced);
   useEffect(() => {
     const previous = JSON.stringify(base.current);
-    // A form restored from this device (typed before a reload) is compared with the row once it is read.
-    const firstRead = !takenFromRow.current && rowRead;
-    if (rowRead) takenFromRow.current = true;
     base.current = synced;
     // Decided on the form as it is when React applies this, not as this render saw it: an edit typed between
     // this render and its effect (React runs a pending effect just before the keystroke's own render) is
     // already queued, and comparing the render's older form would replace the member's text with the row.
     setValue((form) => {
-      const next = followRow(form, previous, synced, firstRead);
+      const next = followRow(form, previous, synced);
       if (next.taken) base.taken = synced;
       return next.form;
     });
     // Only a change of the row matters here, not each keystroke.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [syncedKey, rowRead]);
+  }, [syncedKey]);
   return base;
 }
