@@ -113,24 +113,80 @@ function wrapRaw(raw: PGlite): Database {
   };
 }
 
+/** Held while a template is looked for and built, so parallel test files build it once (any database). */
+const TEMPLATE_LOCK_KEY = 7_351_042_101;
+const templateBuilds = new Map<string, Promise<string>>();
+
+function getDatabaseUrl(baseUrl: string, name: string): string {
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * The name of a migrated PostgreSQL database to copy test databases from, one per schema version (named by
+ * the SQL's hash; built once, then kept for later runs). Copying it takes a fraction of running every
+ * migration into each test database. Templates of other schema versions are dropped when a new one is
+ * built; one in use at that moment (another checkout's run) stays, for a later build to drop.
+ */
+function ensurePostgresTemplate(baseUrl: string): Promise<string> {
+  const name = `hs_template_${getSchemaHash()}`;
+  let build = templateBuilds.get(name);
+  if (!build) {
+    build = (async () => {
+      const admin = new pg.Client({ connectionString: baseUrl });
+      await admin.connect();
+      try {
+        await admin.query('select pg_advisory_lock($1)', [TEMPLATE_LOCK_KEY]);
+        const { rows } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+        if (rows.length > 0) return name;
+        // Built under another name and renamed once complete: a run stopped midway leaves no half template.
+        const building = `hs_building_${crypto.randomBytes(6).toString('hex')}`;
+        await admin.query(`create database ${building}`);
+        const db = await openPostgres(getDatabaseUrl(baseUrl, building), { max: 2 });
+        try {
+          await migrate(db);
+        } finally {
+          await db.close();
+        }
+        await admin.query(`alter database ${building} rename to ${name}`);
+        const { rows: stale } = await admin.query<{ datname: string }>(
+          `select datname from pg_database
+            where (datname like 'hs\\_template\\_%' or datname like 'hs\\_building\\_%') and datname <> $1`,
+          [name],
+        );
+        for (const { datname } of stale) {
+          await admin.query(`drop database if exists ${pg.escapeIdentifier(datname)}`).catch(() => {});
+        }
+        return name;
+      } finally {
+        await admin.end();
+      }
+    })();
+    templateBuilds.set(name, build);
+    build.catch(() => templateBuilds.delete(name));
+  }
+  return build;
+}
+
 async function createPostgresDatabase(): Promise<TestDatabase> {
   const baseUrl = process.env['TEST_DATABASE_URL'];
   if (!baseUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const template = await ensurePostgresTemplate(baseUrl);
   const name = `hs_test_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    await admin.query(`create database ${name} template ${template}`);
   } finally {
     await admin.end();
   }
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const db = await openPostgres(url.toString(), { max: 10 });
-  await migrate(db);
+  // A copy of the template is migrated already (the server's own start still runs migrate, as in production).
+  const url = getDatabaseUrl(baseUrl, name);
+  const db = await openPostgres(url, { max: 10 });
   return {
     ...db,
-    url: url.toString(),
+    url,
     async destroy() {
       await db.close();
       const a = new pg.Client({ connectionString: baseUrl });
