@@ -14,6 +14,7 @@ export default defineConfig({
             'server/**/*.test.ts',
             'supabase/functions/**/*.test.ts',
             'tests/e2e/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           environment: 'node',
         },

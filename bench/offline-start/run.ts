@@ -23,6 +23,7 @@ import { acceptNecessaryCookies } from '../../tests/e2e/support/accounts.ts';
 import { createTestDatabase } from '../../tests/support/test-databases.ts';
 import { getFreePort } from '../../tests/support/test-server.ts';
 import { chromiumArgs, chromiumPath } from '../support/chromium.ts';
+import { codeCacheReads } from './code-cache.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const RELOADS = Number(process.env['BENCH_RUNS'] ?? 15);
@@ -231,7 +232,12 @@ async function traceStart(
   await cdp.send('Tracing.end');
   await complete;
   fs.writeFileSync(file, JSON.stringify({ traceEvents: events }));
-  console.log(`trace of one offline start: ${file} (${events.length} events)`);
+  const cache = codeCacheReads(events);
+  console.log(
+    `trace of one offline start: ${file} (${events.length} events); the page's scripts compiled from V8's code` +
+      ` cache: ${cache.modulesFromCache} of ${cache.modules} modules, ${cache.classicFromCache} of ${cache.classic}` +
+      ` classic scripts`,
+  );
 }
 
 /** The cold launch's trace file: trace.json -> trace.cold.json. */

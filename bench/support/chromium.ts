@@ -15,4 +15,6 @@ export const chromiumArgs: readonly string[] = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // More switches for an experiment, split on spaces: CHROMIUM_ARGS='--disable-features=BackgroundResourceFetch'.
+  ...(process.env['CHROMIUM_ARGS']?.split(' ').filter(Boolean) ?? []),
 ];
