@@ -23,9 +23,9 @@ export function codeCacheReads(events: unknown[]): {
   const entry = compiles.find(
     (e) => e.name === 'v8.compileModule' && /\/assets\/index-/.test(e.args?.data?.url ?? ''),
   );
-  const onPage = compiles.filter(
-    (e) => entry && e.pid === entry.pid && e.tid === entry.tid && e.args?.data?.url,
-  );
+  const onPage = entry
+    ? compiles.filter((e) => e.pid === entry.pid && e.tid === entry.tid && e.args?.data?.url)
+    : [];
   const count = (name: string, fromCache: boolean) =>
     onPage.filter((e) => e.name === name && (!fromCache || (e.args?.data?.consumedCacheSize ?? 0) > 0))
       .length;

@@ -14,6 +14,7 @@ import { Schema, Table, column } from '@powersync/node';
 import pg from 'pg';
 import { createKeys } from '../../server/auth/keys.ts';
 import { openSyncClient, type SyncClient } from '../../tests/server/sync-support.ts';
+import { getDatabaseUrl } from '../../tests/support/test-databases.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -284,14 +285,13 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
   const admin = new pg.Client({ connectionString: o.baseUrl });
   await admin.connect();
   await admin.query(`create database ${dbName}`);
-  const dbUrl = new URL(o.baseUrl);
-  dbUrl.pathname = `/${dbName}`;
+  const dbUrl = getDatabaseUrl(o.baseUrl, dbName);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-bench-scale-'));
   const ports = await Promise.all(Array.from({ length: o.processes }, () => getFreePort()));
   const proxy = await startRoundRobinProxy(ports);
   const publicUrl = `http://127.0.0.1:${proxy.port}`;
   const env = {
-    DATABASE_URL: dbUrl.toString(),
+    DATABASE_URL: dbUrl,
     DATA_DIR: dataDir,
     PUBLIC_URL: publicUrl,
     HOST: '127.0.0.1',
@@ -305,7 +305,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
   const readers: { stop(): void }[] = [];
   const real: SyncClient[] = [];
   const timers: NodeJS.Timeout[] = [];
-  const db = new pg.Client({ connectionString: dbUrl.toString() });
+  const db = new pg.Client({ connectionString: dbUrl });
   const errors = new Map<string, number>();
   const countError = (what: string) => errors.set(what, (errors.get(what) ?? 0) + 1);
   try {

@@ -18,7 +18,7 @@ import { createServer, type Server } from '../../server/create-server.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { openDatabase } from '../../server/db/open-database.ts';
 import { getSyncService } from '../../server/sync/sync-part.ts';
-import { getDatabaseKinds } from '../support/test-databases.ts';
+import { getDatabaseKinds, getDatabaseUrl } from '../support/test-databases.ts';
 import { getFreePort, startTestServer, type TestServer } from '../support/test-server.ts';
 import {
   closeClient,
@@ -280,11 +280,10 @@ describe.runIf(getDatabaseKinds().includes('postgres'))(
       const admin = new pg.Client({ connectionString: base });
       await admin.connect();
       await admin.query(`create database ${name}`);
-      const url = new URL(base);
-      url.pathname = `/${name}`;
+      const url = getDatabaseUrl(base, name);
       const dbs = [
-        await openDatabase({ databaseUrl: url.toString(), dataDir: os.tmpdir() }, () => {}),
-        await openDatabase({ databaseUrl: url.toString(), dataDir: os.tmpdir() }, () => {}),
+        await openDatabase({ databaseUrl: url, dataDir: os.tmpdir() }, () => {}),
+        await openDatabase({ databaseUrl: url, dataDir: os.tmpdir() }, () => {}),
       ];
       try {
         const results = await Promise.all(dbs.map((db) => migrate(db)));

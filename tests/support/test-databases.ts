@@ -117,7 +117,8 @@ function wrapRaw(raw: PGlite): Database {
 const TEMPLATE_LOCK_KEY = 7_351_042_101;
 const templateBuilds = new Map<string, Promise<string>>();
 
-function getDatabaseUrl(baseUrl: string, name: string): string {
+/** `baseUrl` (a PostgreSQL connection URL) pointed at the database `name` on the same server. */
+export function getDatabaseUrl(baseUrl: string, name: string): string {
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   return url.toString();
