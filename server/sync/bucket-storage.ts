@@ -51,6 +51,7 @@ export async function readCheckpoint(
        from heartsync_sync.state s
        left join heartsync_sync.buckets b on b.bucket = any($1::text[])`,
     [buckets],
+    { name: 'hs_sync_read_checkpoint' },
   );
   const checksums = new Map<string, BucketChecksum>();
   for (const b of buckets) checksums.set(b, { bucket: b, checksum: 0, count: 0 });
@@ -101,6 +102,7 @@ export async function readOpsJson(
        (select max(op_id)::text from kept) as last,
        (select count(*) from page) > $4::int as has_more`,
     [bucket, after, head, limit],
+    { name: 'hs_sync_read_ops_json' },
   );
   const row = rows[0];
   return { json: row?.ops ?? '[]', last: row?.last ?? undefined, hasMore: row?.has_more ?? false };
@@ -117,6 +119,7 @@ export async function findParameterSets(
     `select lookup, bucket_parameters from heartsync_sync.parameter_lookups
       where lookup = any($1::text[]) order by source_table, source_key`,
     [lookups],
+    { name: 'hs_sync_parameter_sets' },
   );
   for (const r of rows) {
     const list = found.get(r.lookup) ?? [];
@@ -134,6 +137,7 @@ export async function saveWriteCheckpoint(db: Queryable, userId: string, clientI
      on conflict (user_id, client_id) do update set op_id = excluded.op_id, updated_at = now()
      returning op_id`,
     [userId, clientId],
+    { name: 'hs_sync_save_write_checkpoint' },
   );
   return rows[0]?.op_id ?? '0';
 }
@@ -146,6 +150,7 @@ export async function findWriteCheckpoint(
   const { rows } = await db.query<{ op_id: string }>(
     'select op_id from heartsync_sync.write_checkpoints where user_id = $1 and client_id = $2',
     [userId, clientId],
+    { name: 'hs_sync_find_write_checkpoint' },
   );
   return rows[0]?.op_id;
 }

@@ -290,6 +290,8 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
   private async hasPendingChanges(): Promise<boolean> {
     const { rows } = await this.db.query<{ pending: boolean }>(
       'select exists (select 1 from heartsync_sync.changes) as pending',
+      [],
+      { name: 'hs_sync_pending' },
     );
     return rows[0]?.pending !== false;
   }
@@ -345,7 +347,9 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
 
   /** The advisory lock as a transaction's opening statement (PostgreSQL only: PGlite has one connection). */
   private get lockSetup(): TransactionOptions {
-    return this.db.kind === 'postgres' ? { setup: [{ text: LOCK_SQL, params: [ADVISORY_LOCK_KEY] }] } : {};
+    return this.db.kind === 'postgres'
+      ? { setup: [{ text: LOCK_SQL, params: [ADVISORY_LOCK_KEY], name: 'hs_sync_lock' }] }
+      : {};
   }
 
   private async lock(tx: Queryable): Promise<void> {
@@ -506,6 +510,7 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
            and exists (select 1 from heartsync_sync.state where rules_hash = $2)
          returning id, source_schema, source_table, op, old_row, new_row`,
         [BATCH_SIZE, this.rules.hash],
+        { name: 'hs_sync_claim' },
       );
       rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
       if (rows.length === 0 && this.db.kind === 'postgres') {
@@ -558,12 +563,14 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         checksum: string | number;
         op_id: string;
       }>(
-        `select c.* from heartsync_sync.current_rows c
+        `select c.source_table, c.source_key, c.bucket, c.object_type, c.object_id, c.checksum, c.op_id
+           from heartsync_sync.current_rows c
            join unnest($1::text[], $2::text[]) as k(t, k) on c.source_table = k.t and c.source_key = k.k`,
         [
           rowIds.map((r) => r.split('\u0000')[0]),
           rowIds.map((r) => r.split('\u0000').slice(1).join('\u0000')),
         ],
+        { name: 'hs_sync_memberships' },
       );
       for (const r of rows) {
         const rowId = `${r.source_table}\u0000${r.source_key}`;
@@ -728,6 +735,7 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         freshLookups.map((f) => f.lookup),
         freshLookups.map((f) => f.params),
       ],
+      { name: 'hs_sync_write_batch' },
     );
     const row = rows[0];
     if (!row) throw new Error('sync state row is missing');
