@@ -36,8 +36,18 @@ for (const viewport of [
     await acceptNecessaryCookies(page);
     await signUpAndConfirm(page, request, makeEmail('lovy'));
 
-    // The welcome bubble, once; a tap on a phone, or Escape, puts it away before its 5 seconds are up.
+    // The welcome bubble, once: remembered as soon as it shows, so a reload within its 5 seconds does not
+    // bring it back.
     const welcome = page.getByRole('status').filter({ hasText: "Hi, I'm Lovy" });
+    const launcher = page.getByRole('button', { name: 'Lovy', exact: true });
+    await expect(welcome).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('heartsync.lovyWelcomeShown'))).not.toBeNull();
+    await page.reload();
+    await expect(launcher).toBeVisible();
+    await expect(welcome).toHaveCount(0);
+    // Shown again (its flag cleared): a tap on a phone, or Escape, puts it away before its 5 seconds are up.
+    await page.evaluate(() => localStorage.removeItem('heartsync.lovyWelcomeShown'));
+    await page.reload();
     await expect(welcome).toBeVisible();
     if (viewport.width < 768) await welcome.click();
     else await page.keyboard.press('Escape');
@@ -46,7 +56,6 @@ for (const viewport of [
     // The deck settles first: axe below judges the page, and a Like button fading in as a fresh deck arrives
     // read as low contrast (2 of 5 local runs at 390x844).
     await settledCard(page);
-    const launcher = page.getByRole('button', { name: 'Lovy', exact: true });
     await expect(launcher).toBeVisible();
     await expect(welcome).toHaveCount(0);
 

@@ -1,6 +1,6 @@
 // Lovy's launcher in the member header (never over a page's own buttons), and the welcome bubble a member
-// sees once, for 5 seconds, on their first visit (spec §2; a stored flag remembers it was shown); a tap or
-// Escape puts it away sooner.
+// sees once, for 5 seconds, on their first visit (spec §2); a tap or Escape puts it away sooner. The stored flag
+// is written when it shows, so a reload or a page change within its 5 seconds does not show it again.
 import { Sparkles } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { OPEN_LOVY_KEY } from '../../domain/lovy.ts';
@@ -32,21 +32,20 @@ export function LovyLauncher() {
         return;
       }
     }
-    if (!readFlag(WELCOME_KEY)) setWelcome(true);
+    if (readFlag(WELCOME_KEY)) return;
+    try {
+      localStorage.setItem(WELCOME_KEY, new Date().toISOString());
+    } catch {
+      /* storage unavailable: the bubble may show again on the next visit */
+    }
+    setWelcome(true);
   }, []);
 
   // While the bubble shows: it goes after its 5 seconds, or sooner when the member taps anywhere or presses
-  // Escape (it was seen); its listeners leave with it.
+  // Escape; its listeners leave with it.
   useEffect(() => {
     if (!welcome) return;
-    const done = () => {
-      setWelcome(false);
-      try {
-        localStorage.setItem(WELCOME_KEY, new Date().toISOString());
-      } catch {
-        /* storage unavailable: the bubble may show again */
-      }
-    };
+    const done = () => setWelcome(false);
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') done();
     };
