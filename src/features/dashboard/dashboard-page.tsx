@@ -1,13 +1,18 @@
 // /dashboard: new likes, matches, unread messages, profile completeness with the next step and the subscription, from the replica.
+// It paints before the replica has opened (decision 0104): the way to the deck at once, and the figures it showed
+// last on this device (a screen snapshot, decision 0093) until the replica answers.
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Bell, Heart, HeartHandshake, MessageCircle, Search, type LucideIcon } from 'lucide-react';
 import { useAuth } from '../../session/auth-context.tsx';
 import { IconBadge } from '../../ui/icon-badge.tsx';
-import { useFirstSyncPending, useQuery } from '../../data/replica.tsx';
+import { useFirstSyncPending, useQuery, useReplicaOpening } from '../../data/replica.tsx';
+import { readScreenSnapshot, saveScreenSnapshot } from '../../data/screen-snapshots.ts';
 import type { Entitlement } from '../../domain/subscription.ts';
 import { useShownEntitlement } from '../../session/use-entitlement.ts';
 import { useUnreadMessageCount } from '../messages/messages-data.ts';
 import { useUnreadNotificationCount } from '../notifications/notifications-data.ts';
+import { parseDashboardFigures, type DashboardFigures } from './dashboard-figures.ts';
 import { getProfileCompleteness, type CompletenessInput } from './profile-completeness.ts';
 
 /** The plan in words, from the one derivation the sidebar uses too (src/domain/subscription.ts). */
@@ -57,22 +62,25 @@ function Stat({
   );
 }
 
+/** The screen snapshot's name (screen-snapshots.ts). */
+const SNAPSHOT = 'dashboard';
+
 export default function DashboardPage() {
   const { user } = useAuth();
   const me = user?.id ?? '';
   // The likes page's count: likes received and not answered yet (no like back or skip, no block).
-  const { data: likes } = useQuery<{ n: number }>(
+  const likes = useQuery<{ n: number }>(
     `select count(*) as n from user_interactions ui
      where ui.target_id = ?1 and ui.interaction_type = 'like'
        and not exists (select 1 from user_interactions back where back.user_id = ?1 and back.target_id = ui.user_id)
        and not exists (select 1 from blocked_users b where b.blocker_id = ?1 and b.blocked_id = ui.user_id)`,
     [me],
   );
-  const { data: matches } = useQuery<{ n: number }>(
+  const matches = useQuery<{ n: number }>(
     'select count(*) as n from matches where user_id_1 = ?1 or user_id_2 = ?1',
     [me],
   );
-  const { data: profile, isLoading } = useQuery<CompletenessInput>(
+  const profile = useQuery<CompletenessInput>(
     `select name, birthday, gender, looking_for, relationship_goals, bio, city, career, education_level, photos,
        interests, (select count(*) from profile_answers where user_id = ?1) as answers,
        exists (select 1 from match_preferences where id = ?1) as has_preferences
@@ -82,12 +90,44 @@ export default function DashboardPage() {
   const entitlement = useShownEntitlement();
   const unreadMessages = useUnreadMessageCount(me);
   const unreadNotifications = useUnreadNotificationCount(me);
-  // A new device's replica is empty until its first sync: its counts are not known yet, not 0.
+  const opening = useReplicaOpening();
+  // A new device's replica is empty until its first sync: its counts are not known yet, not 0 (also true while
+  // the replica opens). A figure is known once its query has answered.
   const counting = useFirstSyncPending();
-  const count = (n: number | undefined) => (counting ? undefined : (n ?? 0));
-  const completeness = profile[0] && getProfileCompleteness(profile[0]);
-  // Greeted by first name, as every card shows a member.
-  const firstName = profile[0]?.name?.trim().split(/\s+/)[0];
+  const known = (q: { data: { n: number }[]; isLoading: boolean; error: Error | undefined }) =>
+    counting || q.isLoading || q.error ? undefined : (q.data[0]?.n ?? 0);
+  const profileRow = opening || profile.isLoading ? undefined : profile.data[0];
+  const live = {
+    likes: known(likes),
+    matches: known(matches),
+    messages: counting ? undefined : unreadMessages,
+    notifications: counting ? undefined : unreadNotifications,
+    // Greeted by first name, as every card shows a member.
+    firstName: profileRow ? (profileRow.name?.trim().split(/\s+/)[0] ?? null) : undefined,
+    completeness: profileRow && getProfileCompleteness(profileRow),
+  };
+  // Until the replica answers, what this screen showed last on this device; each full answer is the next one.
+  const [last] = useState(() => parseDashboardFigures(readScreenSnapshot(SNAPSHOT, me)));
+  const figures = {
+    likes: live.likes ?? last?.likes,
+    matches: live.matches ?? last?.matches,
+    messages: live.messages ?? last?.messages,
+    notifications: live.notifications ?? last?.notifications,
+    firstName: live.firstName === undefined ? last?.firstName : live.firstName,
+    completeness: live.completeness ?? last?.completeness,
+  };
+  const complete =
+    live.likes !== undefined &&
+    live.matches !== undefined &&
+    live.messages !== undefined &&
+    live.notifications !== undefined &&
+    live.firstName !== undefined &&
+    live.completeness !== undefined;
+  const figuresKey = JSON.stringify(live);
+  useEffect(() => {
+    if (complete) saveScreenSnapshot(SNAPSHOT, me, [JSON.parse(figuresKey) as DashboardFigures]);
+  }, [complete, figuresKey, me]);
+  const { firstName, completeness } = figures;
 
   return (
     <main id="main" className="mx-auto max-w-5xl space-y-6 p-6">
@@ -113,17 +153,17 @@ export default function DashboardPage() {
           Your activity
         </h2>
         <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
-          <Stat label="Likes waiting" value={count(likes[0]?.n)} to="/likes" icon={Heart} />
-          <Stat label="Matches" value={count(matches[0]?.n)} to="/match-list" icon={HeartHandshake} />
-          <Stat label="Unread messages" value={count(unreadMessages)} to="/messages" icon={MessageCircle} />
-          <Stat label="Notifications" value={count(unreadNotifications)} to="/notifications" icon={Bell} />
+          <Stat label="Likes waiting" value={figures.likes} to="/likes" icon={Heart} />
+          <Stat label="Matches" value={figures.matches} to="/match-list" icon={HeartHandshake} />
+          <Stat label="Unread messages" value={figures.messages} to="/messages" icon={MessageCircle} />
+          <Stat label="Notifications" value={figures.notifications} to="/notifications" icon={Bell} />
         </div>
       </section>
       <section aria-labelledby="profile-heading" className="card">
         <h2 id="profile-heading" className="text-xl font-semibold">
           Profile completeness
         </h2>
-        {isLoading || !completeness ? (
+        {!completeness ? (
           <p className="mt-2">Loading...</p>
         ) : (
           <>

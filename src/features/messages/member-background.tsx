@@ -12,8 +12,8 @@ import { MessageWatcher } from './message-watcher.tsx';
 import { useUnreadMessageCount } from './messages-data.ts';
 
 function UnreadCountsPublisher({ me }: { me: string }) {
-  const notifications = useUnreadNotificationCount(me);
-  const messages = useUnreadMessageCount(me);
+  const notifications = useUnreadNotificationCount(me) ?? 0;
+  const messages = useUnreadMessageCount(me) ?? 0;
   useEffect(() => publishUnreadCounts({ notifications, messages }), [notifications, messages]);
   useEffect(() => () => publishUnreadCounts({ notifications: 0, messages: 0 }), []);
   return null;

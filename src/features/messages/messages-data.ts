@@ -84,14 +84,15 @@ export function useConversations(me: string, options?: ReplicaQueryOptions) {
 }
 
 /** Unread incoming messages over all conversations (sidebar, dashboard). */
-export function useUnreadMessageCount(me: string): number {
-  const { data } = useQuery<{ n: number }>(
+/** Messages to the member not read yet; undefined until the replica has answered. */
+export function useUnreadMessageCount(me: string): number | undefined {
+  const { data, isLoading, error } = useQuery<{ n: number }>(
     `select count(*) as n from messages m
      where m.recipient_id = ?1 and m.status <> 'read'
        and m.created_at > coalesce((select value from device_settings where id = 'read:' || m.conversation_id), '')`,
     [me],
   );
-  return data[0]?.n ?? 0;
+  return isLoading || error ? undefined : (data[0]?.n ?? 0);
 }
 
 /**

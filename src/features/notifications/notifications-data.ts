@@ -18,12 +18,13 @@ export function useNotifications(me: string, options?: ReplicaQueryOptions) {
   );
 }
 
-export function useUnreadNotificationCount(me: string): number {
-  const { data } = useQuery<{ n: number }>(
+/** The member's unread notifications; undefined until the replica has answered. */
+export function useUnreadNotificationCount(me: string): number | undefined {
+  const { data, isLoading, error } = useQuery<{ n: number }>(
     'select count(*) as n from notifications where user_id = ? and read_at is null',
     [me],
   );
-  return data[0]?.n ?? 0;
+  return isLoading || error ? undefined : (data[0]?.n ?? 0);
 }
 
 export async function markNotificationRead(db: PowerSyncDatabase, id: string): Promise<void> {
