@@ -83,8 +83,10 @@ export function useConversations(me: string, options?: ReplicaQueryOptions) {
   return useQuery<ConversationSummary>(CONVERSATIONS_SQL, [me], options);
 }
 
-/** Unread incoming messages over all conversations (sidebar, dashboard). */
-/** Messages to the member not read yet; undefined until the replica has answered. */
+/**
+ * Unread incoming messages over all conversations (sidebar, dashboard); undefined until the replica has
+ * answered.
+ */
 export function useUnreadMessageCount(me: string): number | undefined {
   const { data, isLoading, error } = useQuery<{ n: number }>(
     `select count(*) as n from messages m
