@@ -152,10 +152,10 @@ export function MemberLayout() {
 
 /**
  * The pages that paint their last rows (a screen snapshot) while the replica opens, rather than the page loader:
- * the match list, a returning member's first screen (decision 0093), and the dashboard (decision 0104). Each
- * reads `useReplicaOpening()`.
+ * the match list, a returning member's first screen (decision 0093), the dashboard and the conversation list
+ * (decision 0104). Each reads `useReplicaOpening()`.
  */
-const PAINTED_BEFORE_THE_REPLICA: ReadonlySet<string> = new Set(['/match-list', '/dashboard']);
+const PAINTED_BEFORE_THE_REPLICA: ReadonlySet<string> = new Set(['/match-list', '/dashboard', '/messages']);
 
 /**
  * The page at the address: at once if it paints before the replica has opened, else once it has (the page

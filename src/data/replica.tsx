@@ -407,6 +407,24 @@ function useFirstSyncWatch(watching: boolean): boolean {
   return !known;
 }
 
+/**
+ * Whether the replica's sync is connected to the server; false while the replica opens. Unlike `useStatus`, it
+ * may be used by a page painted before the replica has opened, and re-renders only when the answer changes.
+ */
+export function useSyncConnected(): boolean {
+  const db = useContext(PowerSyncContext) as PowerSyncDatabase | null;
+  const [state, setState] = useState<{ db: PowerSyncDatabase; connected: boolean }>();
+  useEffect(() => {
+    if (!db) return;
+    const follow = (connected: boolean) =>
+      setState((was) => (was?.db === db && was.connected === connected ? was : { db, connected }));
+    follow(db.currentStatus.connected);
+    return db.registerListener({ statusChanged: (status) => follow(status.connected) });
+  }, [db]);
+  if (!db) return false;
+  return state?.db === db ? state.connected : db.currentStatus.connected;
+}
+
 /** The member's PowerSyncDatabase; throws outside ReplicaProvider. */
 export function useReplica(): PowerSyncDatabase {
   const db = useContext(PowerSyncContext) as PowerSyncDatabase | null;

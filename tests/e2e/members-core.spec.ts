@@ -15,6 +15,7 @@ import {
 } from './support/service-role.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { expectNotInDeck, skipUntilShown } from './support/deck.ts';
+import { holdReplicaOnNextLoad, releaseReplica, replicaHasOpened } from './support/replica.ts';
 
 // Journeys of several members, each walking up to two whole decks: minutes on a 2-core machine.
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
@@ -269,29 +270,29 @@ test('two members: profile with a photo, discovery, like and like back, match po
   await expect(a.getByRole('heading', { level: 1, name: 'Welcome back, Alice' })).toBeVisible();
   await expect(a.getByTestId('stat-matches')).toHaveText('1');
   await expectNoSeriousA11yViolations(a);
-  // The next start paints the dashboard at once, with what it showed last, while the replica opens: held here
-  // (the page's check of the device's storage waits until released), then the replica's answer takes over.
-  await a.addInitScript(() => {
-    if (!sessionStorage.getItem('hs-test-hold-replica')) return;
-    sessionStorage.removeItem('hs-test-hold-replica');
-    const getDirectory = StorageManager.prototype.getDirectory;
-    const held = new Promise<void>((resolve) => {
-      (window as unknown as { releaseReplica: () => void }).releaseReplica = resolve;
-    });
-    StorageManager.prototype.getDirectory = function (this: StorageManager) {
-      return held.then(() => getDirectory.call(this));
-    };
-  });
-  await a.evaluate(() => sessionStorage.setItem('hs-test-hold-replica', '1'));
+  // The next start paints the dashboard at once, with what it showed last, while the replica opens (held here),
+  // then the replica's answer takes over; so does the conversation list.
+  await holdReplicaOnNextLoad(a);
   await a.reload();
   await expect(a.getByRole('heading', { level: 1, name: 'Welcome back, Alice' })).toBeVisible();
   await expect(a.getByTestId('stat-matches')).toHaveText('1');
   await expect(a.getByText(`${percent}% complete`, { exact: true })).toBeVisible();
   await expect(a.getByRole('link', { name: 'Start swiping' })).toBeInViewport();
-  expect(await a.evaluate(() => performance.getEntriesByName('hs:replica-open').length)).toBe(0);
-  await a.evaluate(() => (window as unknown as { releaseReplica: () => void }).releaseReplica());
-  await expect.poll(() => a.evaluate(() => performance.getEntriesByName('hs:replica-open').length)).toBe(1);
+  expect(await replicaHasOpened(a)).toBe(false);
+  await releaseReplica(a);
+  await expect.poll(() => replicaHasOpened(a)).toBe(true);
   await expect(a.getByTestId('stat-matches')).toHaveText('1');
+  await a.goto('/messages');
+  const bruno = a.getByRole('navigation', { name: 'Conversation list' }).getByText('Bruno');
+  await expect(bruno).toBeVisible();
+  await holdReplicaOnNextLoad(a);
+  await a.reload();
+  await expect(bruno).toBeVisible();
+  expect(await replicaHasOpened(a)).toBe(false);
+  await releaseReplica(a);
+  await expect.poll(() => replicaHasOpened(a)).toBe(true);
+  await expect(bruno).toBeVisible();
+  await a.goto('/dashboard');
   await a.getByRole('link', { name: 'Start swiping' }).click();
   await expect(a).toHaveURL(/\/find-matches$/);
 

@@ -167,6 +167,7 @@ test('in airplane mode the installed app reads and writes from the device; back 
     expect(await page.evaluate(() => navigator.onLine)).toBe(false);
     await openConversation(page, 'Olaf');
     await expect(thread(page).getByText('Hi Pia, Olaf here')).toBeVisible();
+    await expect(page.getByText('Offline: messages are sent when you are back online.')).toBeVisible();
 
     // 3. A message written in the air shows at once, as pending.
     const text = `Written in airplane mode ${crypto.randomUUID().slice(0, 8)}`;

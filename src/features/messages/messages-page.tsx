@@ -14,7 +14,14 @@ import {
 } from 'lucide-react';
 import { useQuery as useTanstackQuery } from '@tanstack/react-query';
 import { useAuth } from '../../session/auth-context.tsx';
-import { usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
+import {
+  usePendingIds,
+  useQuery,
+  useReplica,
+  useReplicaOpening,
+  useSyncConnected,
+} from '../../data/replica.tsx';
+import { readScreenSnapshot, saveScreenSnapshot } from '../../data/screen-snapshots.ts';
 import { signChatMedia, uploadChatPhoto } from './messages-api.ts';
 import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unsent-text.ts';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
@@ -767,16 +774,26 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
   );
 }
 
+/** The conversation list's screen snapshot (screen-snapshots.ts). */
+const SNAPSHOT = 'conversations';
+
 export default function MessagesPage() {
   const { user } = useAuth();
   const me = user?.id ?? '';
+  // While the replica opens, the list this device showed last (decision 0104); the thread waits for the replica.
+  const opening = useReplicaOpening();
   // A new device's list is empty until its first sync: that is not "No conversations yet".
-  const { data: conversations, isLoading } = useConversations(me, { emptyMeansLoading: true });
-  const status = useStatus();
-  const offline = useOfflineNotice(status.connected);
+  const replica = useConversations(me, { emptyMeansLoading: true });
+  const fromReplica = !opening && !replica.isLoading;
+  const [snapshot] = useState(() => readScreenSnapshot<ConversationSummary>(SNAPSHOT, me));
+  const conversations = fromReplica ? replica.data : snapshot;
+  useEffect(() => {
+    if (fromReplica) saveScreenSnapshot(SNAPSHOT, me, replica.data);
+  }, [fromReplica, replica.data, me]);
+  const offline = useOfflineNotice(useSyncConnected());
   const [params, setParams] = useSearchParams();
   const selectedId = params.get('c') ?? undefined;
-  const selected = conversations.find((c) => c.id === selectedId);
+  const selected = conversations?.find((c) => c.id === selectedId);
 
   return (
     <main id="main" className="mx-auto flex max-w-6xl flex-col gap-4 p-4">
@@ -794,7 +811,7 @@ export default function MessagesPage() {
           aria-label="Conversation list"
           className={`min-h-0 overflow-y-auto md:block md:border-r md:border-border ${selected ? 'hidden' : ''}`}
         >
-          {isLoading ? (
+          {!conversations ? (
             <p className="p-4">Loading...</p>
           ) : (
             <ConversationList
@@ -806,7 +823,9 @@ export default function MessagesPage() {
           )}
         </nav>
         <div className={`min-h-0 ${selected ? '' : 'hidden md:block'}`}>
-          {selected ? (
+          {selected && opening ? (
+            <p className="p-4">Loading...</p>
+          ) : selected ? (
             <Thread key={selected.id} c={selected} me={me} onBack={() => setParams({})} />
           ) : (
             <div className="flex h-full flex-col items-center justify-center gap-3 p-6 text-center text-muted">
