@@ -152,10 +152,15 @@ export function MemberLayout() {
 
 /**
  * The pages that paint their last rows (a screen snapshot) while the replica opens, rather than the page loader:
- * the match list, a returning member's first screen (decision 0093), the dashboard and the conversation list
- * (decision 0104). Each reads `useReplicaOpening()`.
+ * the match list, a returning member's first screen (decision 0093), the dashboard, the conversation list and
+ * the notifications (decision 0104). Each reads `useReplicaOpening()` (the lists through `useSnapshotRows`).
  */
-const PAINTED_BEFORE_THE_REPLICA: ReadonlySet<string> = new Set(['/match-list', '/dashboard', '/messages']);
+const PAINTED_BEFORE_THE_REPLICA: ReadonlySet<string> = new Set([
+  '/match-list',
+  '/dashboard',
+  '/messages',
+  '/notifications',
+]);
 
 /**
  * The page at the address: at once if it paints before the replica has opened, else once it has (the page

@@ -50,7 +50,7 @@ test('a new device says it is loading, not that nothing is there, until its firs
     await expect(page.getByText('No conversations yet')).toHaveCount(0);
 
     await page.goto('/notifications');
-    await expect(page.getByRole('heading', { name: 'Notifications' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();
     await expect(page.getByText('Loading...')).toBeVisible();
     await expect(page.getByText('No notifications yet.')).toHaveCount(0);
 

@@ -7,8 +7,8 @@ import { Flag, HeartOff, MessageCircle, User } from 'lucide-react';
 import { CallButtons } from '../calls/call-buttons.tsx';
 import { useAuth } from '../../session/auth-context.tsx';
 import { markStart } from '../../session/pwa-start-marks.ts';
-import { openReplica, useReplicaOpening } from '../../data/replica.tsx';
-import { readScreenSnapshot, saveScreenSnapshot } from '../../data/screen-snapshots.ts';
+import { openReplica } from '../../data/replica.tsx';
+import { useSnapshotRows } from '../../data/snapshot-rows.ts';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { MoreMenu } from '../../ui/more-menu.tsx';
 import { OnlineIndicator } from '../../ui/online-indicator.tsx';
@@ -37,26 +37,21 @@ function MessageLink({ match, className }: { match: MatchRow; className: string 
 export default function MatchListPage() {
   const { user } = useAuth();
   const me = user?.id ?? '';
-  const opening = useReplicaOpening();
-  // Before the replica has opened there is no query to run: its answer is ignored until then.
+  // Before the replica has opened there is no query to run: the snapshot shows until its answer.
   // A new device's replica is empty until its first sync: its empty answer is not "No matches yet".
   const replica = useMatches(me, { emptyMeansLoading: true });
-  const fromReplica = !opening && !replica.isLoading;
-  const [snapshot] = useState(() => readScreenSnapshot<MatchRow>(SNAPSHOT, me));
-  const matches = fromReplica ? replica.data : snapshot;
+  const { rows: matches, fromReplica } = useSnapshotRows(SNAPSHOT, me, replica);
   const [confirming, setConfirming] = useState<MatchRow>();
   const [reporting, setReporting] = useState<MatchRow>();
   const [viewing, setViewing] = useState<MatchRow>();
   // The offline start's marks (bench/offline-start): the list on screen, whichever source came first, and the
-  // list read from the replica; each of its answers is the next start's snapshot.
+  // list read from the replica.
   useEffect(() => {
     if (matches) markStart('hs:first-screen', { rows: matches.length, fromReplica });
   }, [matches, fromReplica]);
   useEffect(() => {
-    if (!fromReplica) return;
-    markStart('hs:first-synced-screen', { rows: replica.data.length });
-    saveScreenSnapshot(SNAPSHOT, me, replica.data);
-  }, [fromReplica, replica.data, me]);
+    if (fromReplica) markStart('hs:first-synced-screen', { rows: replica.data.length });
+  }, [fromReplica, replica.data]);
 
   async function unmatch(m: MatchRow) {
     setConfirming(undefined);

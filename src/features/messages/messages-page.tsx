@@ -21,7 +21,7 @@ import {
   useReplicaOpening,
   useSyncConnected,
 } from '../../data/replica.tsx';
-import { readScreenSnapshot, saveScreenSnapshot } from '../../data/screen-snapshots.ts';
+import { useSnapshotRows } from '../../data/snapshot-rows.ts';
 import { signChatMedia, uploadChatPhoto } from './messages-api.ts';
 import { clearUnsentText, findUnsentText, keepUnsentText } from '../../data/unsent-text.ts';
 import { MemberPhoto, parseList } from '../profile/member-photo.tsx';
@@ -783,13 +783,11 @@ export default function MessagesPage() {
   // While the replica opens, the list this device showed last (decision 0104); the thread waits for the replica.
   const opening = useReplicaOpening();
   // A new device's list is empty until its first sync: that is not "No conversations yet".
-  const replica = useConversations(me, { emptyMeansLoading: true });
-  const fromReplica = !opening && !replica.isLoading;
-  const [snapshot] = useState(() => readScreenSnapshot<ConversationSummary>(SNAPSHOT, me));
-  const conversations = fromReplica ? replica.data : snapshot;
-  useEffect(() => {
-    if (fromReplica) saveScreenSnapshot(SNAPSHOT, me, replica.data);
-  }, [fromReplica, replica.data, me]);
+  const { rows: conversations } = useSnapshotRows(
+    SNAPSHOT,
+    me,
+    useConversations(me, { emptyMeansLoading: true }),
+  );
   const offline = useOfflineNotice(useSyncConnected());
   const [params, setParams] = useSearchParams();
   const selectedId = params.get('c') ?? undefined;

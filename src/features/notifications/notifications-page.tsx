@@ -1,5 +1,6 @@
 // /notifications: every notification newest first, each linking to its place (likes in a row as one entry);
-// mark one or all read.
+// mark one or all read. While the replica opens, the rows this device showed last (a screen snapshot, decision
+// 0104); a mark-read from them waits for the replica to open.
 import { Link } from 'react-router-dom';
 import {
   Bell,
@@ -13,7 +14,8 @@ import {
 } from 'lucide-react';
 import { useAuth } from '../../session/auth-context.tsx';
 import { IconBadge } from '../../ui/icon-badge.tsx';
-import { useReplica } from '../../data/replica.tsx';
+import { openReplica } from '../../data/replica.tsx';
+import { useSnapshotRows } from '../../data/snapshot-rows.ts';
 import { formatTimeLabel } from '../../ui/time-label.ts';
 import {
   getNotificationLink,
@@ -43,16 +45,21 @@ function findConversationId(n: NotificationRow): string | undefined {
   }
 }
 
+/** The page's screen snapshot (screen-snapshots.ts). */
+const SNAPSHOT = 'notifications';
+
 export default function NotificationsPage() {
   const { user } = useAuth();
   const me = user?.id ?? '';
-  const db = useReplica();
   // A new device's replica is empty until its first sync: that is not "No notifications yet".
-  const { data: rows, isLoading } = useNotifications(me, { emptyMeansLoading: true });
-  const unread = rows.filter((n) => !n.read_at).length;
-  const groups = groupNotifications(rows);
-  const markRead = (items: NotificationRow[]) =>
-    Promise.all(items.filter((n) => !n.read_at).map((n) => markNotificationRead(db, n.id)));
+  const { rows } = useSnapshotRows(SNAPSHOT, me, useNotifications(me, { emptyMeansLoading: true }));
+  const unread = rows?.filter((n) => !n.read_at).length ?? 0;
+  const groups = groupNotifications(rows ?? []);
+  const markRead = async (items: NotificationRow[]) => {
+    const db = await openReplica(me);
+    await Promise.all(items.filter((n) => !n.read_at).map((n) => markNotificationRead(db, n.id)));
+  };
+  const markAllRead = async () => markAllNotificationsRead(await openReplica(me), me);
 
   return (
     <main id="main" className="mx-auto max-w-3xl space-y-4 p-6">
@@ -62,15 +69,15 @@ export default function NotificationsPage() {
           type="button"
           className="btn-secondary"
           disabled={unread === 0}
-          onClick={() => void markAllNotificationsRead(db, me)}
+          onClick={() => void markAllRead()}
         >
           Mark all as read
         </button>
       </div>
       <p className="text-sm text-muted" role="status">
-        {unread === 0 ? 'You are all caught up.' : `${unread} unread`}
+        {rows && (unread === 0 ? 'You are all caught up.' : `${unread} unread`)}
       </p>
-      {isLoading ? (
+      {!rows ? (
         <p>Loading...</p>
       ) : rows.length === 0 ? (
         <p className="card">No notifications yet.</p>
