@@ -229,6 +229,11 @@ export default defineConfig({
           /^\/app-config\.json/,
         ],
         cleanupOutdatedCaches: true,
+        // The first visit's page is controlled as soon as its worker activates, without a reload: its lazy
+        // chunks then come from the precache, so a page that loses the network right after the first visit
+        // still opens its next screen. A new version still waits for the member's Reload (the update prompt):
+        // claiming only takes pages that have no worker yet.
+        clientsClaim: true,
         // Offline means no request (issue 21): the worker learns the network's state from the pages.
         importScripts: ['sw-network.js'],
         runtimeCaching: [

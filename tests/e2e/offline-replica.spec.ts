@@ -344,11 +344,9 @@ test('with no network, Sign Out still signs out on this device and clears the re
   test.setTimeout(120_000);
   await prepareDevice(page);
   await signUpWithReplica(page, request, 'offline-out');
-  // The app is installed first (its service worker controls the page and holds every chunk): the public page
-  // shown after signing out loads chunks of its own, which a page the worker does not control yet fetches from
-  // the network (it failed so once locally: "Something went wrong").
+  // The app's worker is installed first, and takes control of this very page (no reload): the public page shown
+  // after signing out loads chunks of its own, which only the worker holds once the network is gone.
   await page.evaluate(async () => navigator.serviceWorker.ready);
-  await page.reload();
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
   await expect(page.getByRole('button', { name: 'Sign Out' })).toBeVisible();
   await context.route(/\/auth\/v1\//, (route) => route.abort('internetdisconnected'));

@@ -140,3 +140,18 @@ test('the installed app opens offline at its start URL, served by the service wo
   expect(cached.icons.length).toBeGreaterThan(0);
   expect(cached.icons.every(Boolean)).toBe(true);
 });
+
+test('the first visit is controlled by its worker without a reload, so its next screen opens with no network', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: /Find Your/ })).toBeVisible();
+  await page.evaluate(async () => navigator.serviceWorker.ready);
+  // No reload: the worker claims the page that installed it.
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await context.setOffline(true);
+  await page.getByRole('navigation').getByRole('link', { name: 'Sign In' }).first().click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText('Welcome back')).toBeVisible();
+});
