@@ -5,6 +5,7 @@ import type { Page } from '@playwright/test';
 import { expect } from './support/accounts.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { expectTapReaches } from './support/layers.ts';
+import { holdReplicaOnNextLoad, releaseReplica, replicaHasOpened } from './support/replica.ts';
 import { createAccount, seedLikes, serviceGet, setProfile } from './support/service-role.ts';
 import { expectMatchPopupOver, getServiceAuth, signUpMember } from './support/two-members.ts';
 import { test } from './support/test.ts';
@@ -66,6 +67,18 @@ for (const size of [
     if (size.width < 768) await expect(likeBackWords).toBeHidden();
     else await expect(likeBackWords).toBeVisible();
     await expectNoSeriousA11yViolations(page);
+    // A page load paints the page and asks the server for the likes while the replica opens (held here); the
+    // likers are listed once the replica has said which ones this device already answered.
+    await holdReplicaOnNextLoad(page);
+    const asked = page.waitForResponse((r) => r.url().includes('/rpc/get_received_likes') && r.ok());
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: 'Likes' })).toBeVisible();
+    await expect(page.getByRole('status', { name: 'Loading your likes' })).toBeVisible();
+    await asked;
+    expect(await replicaHasOpened(page)).toBe(false);
+    await expect(cards).toHaveCount(0);
+    await releaseReplica(page);
+    await expect(cards).toHaveCount(3);
 
     // A tap on the photo opens Theo's whole profile; Escape closes it and the focus comes back.
     const viewTheo = card('Theo').getByRole('button', { name: "View Theo's profile" });

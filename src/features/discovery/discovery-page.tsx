@@ -277,7 +277,7 @@ export default function DiscoveryPage() {
   const db = useReplica();
   const status = useStatus();
   const offline = useOfflineNotice(status.connected);
-  const likeLimit = useLikeLimit(db, me);
+  const likeLimit = useLikeLimit(me);
   const [filters, setFilters] = useState<DeckFilters>({});
   // Online, a fresh deck is asked for on opening (below): the deck kept from last time is shown as settling
   // from the first paint, not for one frame as if it were the fresh one.

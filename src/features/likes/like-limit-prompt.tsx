@@ -2,7 +2,7 @@
 // server's SQL limit (check_like_limit) refuses a queued like; both open the "unlimited likes and matches" prompt.
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { onUploadRefused, type PowerSyncDatabase } from '../../data/replica.tsx';
+import { onUploadRefused, openReplica } from '../../data/replica.tsx';
 import { useEntitlement } from '../../session/use-entitlement.ts';
 import { Modal } from '../../ui/modal.tsx';
 import { FREE_DAILY_LIKES, countRecentLikes, isLikeLimitRefusal } from './like-limit.ts';
@@ -36,7 +36,7 @@ export function UpgradePrompt({ onClose }: { onClose: () => void }) {
  * likes on this device's replica. With the plan unknown (e.g. offline before it loaded) it lets the like
  * through: the server decides, and its refusal opens the prompt too.
  */
-export function useLikeLimit(db: PowerSyncDatabase, me: string) {
+export function useLikeLimit(me: string) {
   const { entitlement } = useEntitlement();
   const [open, setOpen] = useState(false);
 
@@ -50,10 +50,11 @@ export function useLikeLimit(db: PowerSyncDatabase, me: string) {
 
   const mayLike = useCallback(async (): Promise<boolean> => {
     if (!entitlement || entitlement.isPremium) return true;
-    if ((await countRecentLikes(db, me)) < FREE_DAILY_LIKES) return true;
+    // The member's replica (already open on a screen that shows likes to answer; else this waits for it).
+    if ((await countRecentLikes(await openReplica(me), me)) < FREE_DAILY_LIKES) return true;
     setOpen(true);
     return false;
-  }, [db, me, entitlement]);
+  }, [me, entitlement]);
 
   const prompt: ReactNode = open ? <UpgradePrompt onClose={() => setOpen(false)} /> : null;
   return { mayLike, isPromptOpen: open, prompt };

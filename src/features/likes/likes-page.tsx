@@ -1,11 +1,13 @@
 // /likes: likes received as a grid of photos (a tap opens the liker's whole profile), like back, skip and block
-// (after a yes); marks them seen on opening.
+// (after a yes); marks them seen on opening. The likes come from the server: the page paints and asks for them
+// while the replica is still opening (decision 0104), and lists them once the replica has said which ones this
+// device already answered (possibly still queued offline), so an answered like never shows for a moment.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Heart } from 'lucide-react';
 import { useAuth } from '../../session/auth-context.tsx';
-import { useQuery as useReplicaQuery, useReplica } from '../../data/replica.tsx';
+import { openReplica, useQuery as useReplicaQuery, useReplicaOpening } from '../../data/replica.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { BLOCK_REASON_LIKES, blockMember } from '../reports/report-api.ts';
 import { BlockConfirmDialog } from '../reports/report-dialog.tsx';
@@ -24,22 +26,23 @@ import { writeInteraction } from './likes-data.ts';
 export default function LikesPage() {
   const { user } = useAuth();
   const me = user?.id ?? '';
-  const db = useReplica();
+  const opening = useReplicaOpening();
   const qc = useQueryClient();
   const likes = useReceivedLikes();
   const markSeen = useMarkLikesSeen();
-  const likeLimit = useLikeLimit(db, me);
+  const likeLimit = useLikeLimit(me);
   const [hidden, setHidden] = useState<Set<string>>(new Set());
   // Whose profile is open (by liker, so a refreshed list keeps it open) and whose block awaits a yes.
   const [viewing, setViewing] = useState<string>();
   const [blocking, setBlocking] = useState<ReceivedLike>();
   const sentinel = useRef<HTMLDivElement>(null);
   // Answered locally (possibly still queued offline): gone from the list at once.
-  const { data: answered } = useReplicaQuery<{ target_id: string }>(
+  const answeredQuery = useReplicaQuery<{ target_id: string }>(
     'select target_id from user_interactions where user_id = ?',
     [me],
   );
-  const answeredIds = new Set(answered.map((a) => a.target_id));
+  const answeredKnown = !opening && !answeredQuery.isLoading;
+  const answeredIds = new Set(answeredQuery.data.map((a) => a.target_id));
 
   const { mutate: markSeenNow } = markSeen;
   useEffect(() => {
@@ -66,7 +69,7 @@ export default function LikesPage() {
     try {
       // A like back is a like: the free daily limit applies to it too.
       if (!(await likeLimit.mayLike())) return;
-      await writeInteraction(db, me, like.liker_id, 'like');
+      await writeInteraction(await openReplica(me), me, like.liker_id, 'like');
       toast({ title: 'Like sent back!', description: "You've liked them back!" });
       refresh();
     } catch {
@@ -80,7 +83,7 @@ export default function LikesPage() {
 
   async function skip(like: ReceivedLike) {
     try {
-      await writeInteraction(db, me, like.liker_id, 'skip');
+      await writeInteraction(await openReplica(me), me, like.liker_id, 'skip');
       refresh();
     } catch {
       toast({
@@ -106,9 +109,12 @@ export default function LikesPage() {
     }
   }
 
-  const rows = (likes.data?.pages.flat() ?? []).filter(
-    (l) => !answeredIds.has(l.liker_id) && !hidden.has(l.liker_id),
-  );
+  // Until the replica has answered, nothing is listed (the skeleton shows): a like answered on this device
+  // and not uploaded yet is still in the server's list.
+  const loading = likes.isLoading || (!likes.error && !answeredKnown);
+  const rows = answeredKnown
+    ? (likes.data?.pages.flat() ?? []).filter((l) => !answeredIds.has(l.liker_id) && !hidden.has(l.liker_id))
+    : [];
   // The open profile follows the list: once its like is answered (here or on another device) it closes.
   const viewed = rows.find((l) => l.liker_id === viewing);
   const actions = {
@@ -122,7 +128,7 @@ export default function LikesPage() {
     <main id="main" className="mx-auto max-w-4xl p-4 md:p-8">
       <h1 className="text-3xl font-bold">Likes</h1>
       <p className="mt-1 text-muted">People who liked you. Like them back to match.</p>
-      {likes.isLoading && (
+      {loading && (
         <div
           role="status"
           aria-label="Loading your likes"
@@ -138,7 +144,7 @@ export default function LikesPage() {
           Could not load your likes. Check your connection and try again.
         </p>
       )}
-      {!likes.isLoading && !likes.error && rows.length === 0 && (
+      {!loading && !likes.error && rows.length === 0 && (
         <div className="card mt-6 flex flex-col items-center gap-3 text-center">
           <Heart aria-hidden="true" className="size-10 text-primary" />
           <h2 className="text-xl font-semibold">No new likes right now</h2>
