@@ -26,12 +26,11 @@ interface WebManifest {
   icons: ManifestIcon[];
 }
 
-/** Loads the app, waits for the worker to install, and reloads so it controls the page. */
+/** Loads the app and waits for its worker to install and control the page (no reload: it claims the page). */
 async function openControlledApp(page: Page): Promise<void> {
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1, name: /Find Your/ })).toBeVisible();
   await page.evaluate(async () => navigator.serviceWorker.ready);
-  await page.reload();
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 }
 
@@ -145,11 +144,7 @@ test('the first visit is controlled by its worker without a reload, so its next 
   page,
   context,
 }) => {
-  await page.goto('/');
-  await expect(page.getByRole('heading', { level: 1, name: /Find Your/ })).toBeVisible();
-  await page.evaluate(async () => navigator.serviceWorker.ready);
-  // No reload: the worker claims the page that installed it.
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await openControlledApp(page);
   await context.setOffline(true);
   await page.getByRole('navigation').getByRole('link', { name: 'Sign In' }).first().click();
   await expect(page).toHaveURL(/\/login$/);
