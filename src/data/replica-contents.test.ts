@@ -3,6 +3,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { PowerSyncDatabase } from '@powersync/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppSchema } from './schema.ts';
@@ -13,8 +14,18 @@ const open: PowerSyncDatabase[] = [];
 
 let files = 0;
 
+/**
+ * The engine's SQLite workers start as plain Node, without the test runner's loader (which about doubles an
+ * opening, tests/server/sync-support.ts): each case opens the engine once or twice.
+ */
+const openWorker = (...[file, options]: ConstructorParameters<typeof Worker>) =>
+  new Worker(file, { ...options, execArgv: [] });
+
 async function newReplica(dbFilename = `r-${++files}.db`): Promise<PowerSyncDatabase> {
-  const db = new PowerSyncDatabase({ schema: AppSchema, database: { dbFilename, dbLocation: dir } });
+  const db = new PowerSyncDatabase({
+    schema: AppSchema,
+    database: { dbFilename, dbLocation: dir, openWorker },
+  });
   open.push(db);
   await db.init();
   return db;
@@ -24,7 +35,8 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((db) => db.close()));
 });
 
-describe('replicaHoldsData', () => {
+// An opening took 2.5-4 s on a loaded two-core machine (another suite beside it): room for two per case.
+describe('replicaHoldsData', { timeout: 30_000 }, () => {
   it('is false for a file the engine has just created, and again after a reopen', async () => {
     const db = await newReplica('reopened.db');
     expect(await replicaHoldsData(db)).toBe(false);
