@@ -152,9 +152,9 @@ export function MemberLayout() {
 
 /**
  * The pages that paint their last rows (a screen snapshot) while the replica opens, rather than the page loader:
- * the match list, a returning member's first screen (decision 0093), the dashboard, the conversation list and
- * the notifications (decision 0104). Each reads `useReplicaOpening()` (the lists through `useSnapshotRows`).
- * The likes page paints at once too: its list comes from the server, asked for while the replica opens.
+ * the match list, a returning member's first screen (decision 0093), the dashboard, the conversation list, the
+ * notifications (decision 0104) and the likes (decision 0106). Each reads `useReplicaOpening()` (the lists
+ * through `useSnapshotRows`).
  */
 const PAINTED_BEFORE_THE_REPLICA: ReadonlySet<string> = new Set([
   '/match-list',

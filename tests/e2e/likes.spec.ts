@@ -1,8 +1,10 @@
 // The likes page at both sizes: the likers as a grid of photos (two a row on a phone, three beside the sidebar),
 // a liker's whole profile opened by a tap on the photo (and from the More menu), a like back from it that makes
 // the match, a skip from the card, a block that asks first, and the block lifted again from Account settings.
+// Then offline: the likes open from the replica, and a like back made offline makes the match once back.
 import type { Page } from '@playwright/test';
 import { expect } from './support/accounts.ts';
+import { makeReadyForOffline } from './support/offline.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { expectTapReaches } from './support/layers.ts';
 import { holdReplicaOnNextLoad, releaseReplica, replicaHasOpened } from './support/replica.ts';
@@ -67,18 +69,22 @@ for (const size of [
     if (size.width < 768) await expect(likeBackWords).toBeHidden();
     else await expect(likeBackWords).toBeVisible();
     await expectNoSeriousA11yViolations(page);
-    // A page load paints the page and asks the server for the likes while the replica opens (held here); the
-    // likers are listed once the replica has said which ones this device already answered.
+    // A page load paints the likes this device showed last while the replica opens (held here), then the
+    // replica's own: nothing asks the server for them.
+    const askedServer: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/rpc/get_received_likes')) askedServer.push(r.url());
+    });
     await holdReplicaOnNextLoad(page);
-    const asked = page.waitForResponse((r) => r.url().includes('/rpc/get_received_likes') && r.ok());
     await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: 'Likes' })).toBeVisible();
-    await expect(page.getByRole('status', { name: 'Loading your likes' })).toBeVisible();
-    await asked;
-    expect(await replicaHasOpened(page)).toBe(false);
-    await expect(cards).toHaveCount(0);
-    await releaseReplica(page);
     await expect(cards).toHaveCount(3);
+    await expect(card('Theo')).toContainText('London');
+    expect(await replicaHasOpened(page)).toBe(false);
+    await releaseReplica(page);
+    await expect.poll(() => replicaHasOpened(page)).toBe(true);
+    await expect(cards).toHaveCount(3);
+    expect(askedServer).toEqual([]);
 
     // A tap on the photo opens Theo's whole profile; Escape closes it and the focus comes back.
     const viewTheo = card('Theo').getByRole('button', { name: "View Theo's profile" });
@@ -192,3 +198,78 @@ for (const size of [
     await page.context().close();
   });
 }
+
+/** The backend's API paths: while "offline" the context refuses them too (see offline-replica.spec.ts). */
+const API_ROUTE = /\/(?:auth\/v1|rest\/v1|storage\/v1|functions\/v1|sync|realtime\/v1)\//;
+
+test('offline, the likes open from the replica and a like back waits to make the match', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const auth = await getServiceAuth(request, baseURL!);
+  const member = await signUpMember(browser, request, auth, 'liked-offline', {
+    baseURL,
+    viewport: { width: 390, height: 844 },
+  });
+  const { page, id: me } = member;
+  const likers: Record<string, string> = {};
+  for (const name of ['Ida', 'Jon']) {
+    const id = await createAccount(request, auth, name.toLowerCase());
+    await setProfile(request, auth, id, {
+      name: `${name} Example`,
+      birthday: '1991-02-03',
+      gender: 'man',
+      ...LONDON,
+    });
+    await seedLikes(request, auth, id, [me]);
+    likers[name] = id;
+  }
+  const cards = page.getByTestId('received-like');
+  await page.goto('/likes');
+  await expect(cards).toHaveCount(2, { timeout: 20_000 });
+  await makeReadyForOffline(page, () => expect(cards).toHaveCount(2));
+
+  // No network, the backend refused as well: the page opens with both likers from the replica.
+  const context = page.context();
+  await context.route(API_ROUTE, (route) => route.abort('internetdisconnected'));
+  await context.setOffline(true);
+  await page.reload();
+  await expect(cards).toHaveCount(2);
+  await expect(cards.filter({ hasText: 'Ida' })).toContainText('London');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  // A like back is kept on the device and takes the card away at once.
+  await cards.filter({ hasText: 'Ida' }).getByRole('button', { name: 'Like back' }).click();
+  await expect(page.getByText("You've liked them back!")).toBeVisible();
+  await expect(cards).toHaveCount(1);
+  await page.reload();
+  await expect(cards).toHaveCount(1);
+  await expect(cards).toContainText('Jon');
+
+  // Back online, it uploads: the server has the like back and the pair's match, and the popup says so (met
+  // here, not put away by the page's handler).
+  await page.removeLocatorHandler(page.getByRole('button', { name: 'Keep Swiping' }));
+  await context.unroute(API_ROUTE);
+  await context.setOffline(false);
+  await expect
+    .poll(
+      async () =>
+        (
+          await serviceGet<unknown[]>(
+            request,
+            auth,
+            `/rest/v1/matches?select=id&or=(user_id_1.eq.${me},user_id_2.eq.${me})`,
+          )
+        ).length,
+      { timeout: 30_000 },
+    )
+    .toBe(1);
+  await expect(page.getByRole('dialog', { name: "It's a Match!" })).toContainText(
+    'You and Ida liked each other!',
+    {
+      timeout: 20_000,
+    },
+  );
+  await expect(cards).toHaveCount(1);
+  await context.close();
+});

@@ -1,14 +1,14 @@
-// The likes' calls to the server: received likes (pages of 20, fresh 2 min), the unread count (fresh 1 min) and
-// mark-seen. The like and skip writes go to the replica: likes-data.ts.
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+// The likes' calls to the server: the unread count (fresh 1 min) and mark-seen. The likes received are read from
+// the replica, pages of 20, and the like and skip writes go to it: likes-data.ts.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '../../data/supabase-client.ts';
 
+/** How many more likes the page lists each time its end scrolls into view. */
 export const LIKES_PAGE_SIZE = 20;
-export const RECEIVED_LIKES_STALE_MS = 2 * 60 * 1000;
 export const UNREAD_COUNT_STALE_MS = 60 * 1000;
-export const RECEIVED_LIKES_KEY = ['received-likes'] as const;
 export const UNREAD_LIKES_KEY = ['unread-likes-count'] as const;
 
+/** One like received, as the page shows it (the shape of the server's get_received_likes rows). */
 export interface ReceivedLike {
   id: string;
   liker_id: string;
@@ -20,25 +20,6 @@ export interface ReceivedLike {
   liker_photos: string[];
   is_verified: boolean;
   created_at: string;
-}
-
-export function useReceivedLikes() {
-  return useInfiniteQuery({
-    queryKey: RECEIVED_LIKES_KEY,
-    staleTime: RECEIVED_LIKES_STALE_MS,
-    initialPageParam: 0,
-    queryFn: async ({ pageParam }) => {
-      const sb = await getSupabase();
-      const { data, error } = await sb.rpc('get_received_likes', {
-        limit_count: LIKES_PAGE_SIZE,
-        offset_count: pageParam,
-      });
-      if (error) throw error;
-      return (data ?? []) as ReceivedLike[];
-    },
-    getNextPageParam: (last, pages) =>
-      last.length < LIKES_PAGE_SIZE ? undefined : pages.reduce((n, p) => n + p.length, 0),
-  });
 }
 
 export function useUnreadLikesCount(enabled = true) {

@@ -1,34 +1,31 @@
 // /likes: likes received as a grid of photos (a tap opens the liker's whole profile), like back, skip and block
-// (after a yes); marks them seen on opening. The likes come from the server: the page paints and asks for them
-// while the replica is still opening (decision 0104), and lists them once the replica has said which ones this
-// device already answered (possibly still queued offline), so an answered like never shows for a moment.
+// (after a yes); marks them seen on opening. The likes are read from the replica (decision 0106), so the page
+// opens offline, a new like shows as it syncs and an answer (possibly still queued offline) takes its card away
+// at once; until the replica opens, the likes this device showed last paint in its place (decision 0104).
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Heart } from 'lucide-react';
 import { useAuth } from '../../session/auth-context.tsx';
-import { openReplica, useQuery as useReplicaQuery, useReplicaOpening } from '../../data/replica.tsx';
+import { openReplica } from '../../data/replica.tsx';
+import { useSnapshotRows } from '../../data/snapshot-rows.ts';
 import { toast } from '../../ui/toast-store.ts';
 import { BLOCK_REASON_LIKES, blockMember } from '../reports/report-api.ts';
 import { BlockConfirmDialog } from '../reports/report-dialog.tsx';
 import { getLikerName, LikeCard } from './like-card.tsx';
 import { LikeDetails } from './like-details.tsx';
 import { useLikeLimit } from './like-limit-prompt.tsx';
-import {
-  RECEIVED_LIKES_KEY,
-  UNREAD_LIKES_KEY,
-  useMarkLikesSeen,
-  useReceivedLikes,
-  type ReceivedLike,
-} from './likes-api.ts';
-import { writeInteraction } from './likes-data.ts';
+import { LIKES_PAGE_SIZE, UNREAD_LIKES_KEY, useMarkLikesSeen, type ReceivedLike } from './likes-api.ts';
+import { toReceivedLike, useReceivedLikes, writeInteraction } from './likes-data.ts';
 
 export default function LikesPage() {
   const { user } = useAuth();
   const me = user?.id ?? '';
-  const opening = useReplicaOpening();
   const qc = useQueryClient();
-  const likes = useReceivedLikes();
+  // The page grows by LIKES_PAGE_SIZE each time its end scrolls into view.
+  const [limit, setLimit] = useState(LIKES_PAGE_SIZE);
+  const likes = useReceivedLikes(me, limit);
+  const shown = useSnapshotRows('likes', me, likes);
   const markSeen = useMarkLikesSeen();
   const likeLimit = useLikeLimit(me);
   const [hidden, setHidden] = useState<Set<string>>(new Set());
@@ -36,32 +33,28 @@ export default function LikesPage() {
   const [viewing, setViewing] = useState<string>();
   const [blocking, setBlocking] = useState<ReceivedLike>();
   const sentinel = useRef<HTMLDivElement>(null);
-  // Answered locally (possibly still queued offline): gone from the list at once.
-  const answeredQuery = useReplicaQuery<{ target_id: string }>(
-    'select target_id from user_interactions where user_id = ?',
-    [me],
-  );
-  const answeredKnown = !opening && !answeredQuery.isLoading;
-  const answeredIds = new Set(answeredQuery.data.map((a) => a.target_id));
 
   const { mutate: markSeenNow } = markSeen;
   useEffect(() => {
     markSeenNow();
   }, [markSeenNow]);
 
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = likes;
+  // More to list when the replica filled the page it was asked for.
+  const hasMore = shown.fromReplica && likes.data.length >= limit;
+  // Re-reading with a bigger page (the rows so far stay listed meanwhile).
+  const loadingMore = shown.fromReplica && likes.isFetching;
   useEffect(() => {
     const el = sentinel.current;
-    if (!el || !hasNextPage) return;
+    if (!el || !hasMore) return;
     const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+      if (entries.some((e) => e.isIntersecting) && !loadingMore) setLimit((n) => n + LIKES_PAGE_SIZE);
     });
     io.observe(el);
     return () => io.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  }, [hasMore, loadingMore]);
 
+  // The list follows the replica by itself; the sidebar's unread count is the server's.
   function refresh() {
-    void qc.invalidateQueries({ queryKey: RECEIVED_LIKES_KEY });
     void qc.invalidateQueries({ queryKey: UNREAD_LIKES_KEY });
   }
 
@@ -109,12 +102,10 @@ export default function LikesPage() {
     }
   }
 
-  // Until the replica has answered, nothing is listed (the skeleton shows): a like answered on this device
-  // and not uploaded yet is still in the server's list.
-  const loading = likes.isLoading || (!likes.error && !answeredKnown);
-  const rows = answeredKnown
-    ? (likes.data?.pages.flat() ?? []).filter((l) => !answeredIds.has(l.liker_id) && !hidden.has(l.liker_id))
-    : [];
+  // The skeleton shows while neither the replica nor this device's last list has any rows to show. A block
+  // hides its card at once (the server takes the like away, and the replica follows).
+  const loading = shown.rows === undefined && !likes.error;
+  const rows = (shown.rows ?? []).map(toReceivedLike).filter((l) => !hidden.has(l.liker_id));
   // The open profile follows the list: once its like is answered (here or on another device) it closes.
   const viewed = rows.find((l) => l.liker_id === viewing);
   const actions = {
@@ -141,10 +132,10 @@ export default function LikesPage() {
       )}
       {likes.error && (
         <p role="alert" className="mt-6 text-red-700 dark:text-red-400">
-          Could not load your likes. Check your connection and try again.
+          Could not load your likes. Please reload the page.
         </p>
       )}
-      {!loading && !likes.error && rows.length === 0 && (
+      {shown.fromReplica && !likes.error && rows.length === 0 && (
         <div className="card mt-6 flex flex-col items-center gap-3 text-center">
           <Heart aria-hidden="true" className="size-10 text-primary" />
           <h2 className="text-xl font-semibold">No new likes right now</h2>
@@ -165,7 +156,7 @@ export default function LikesPage() {
         ))}
       </ul>
       <div ref={sentinel} aria-hidden="true" className="h-4" />
-      {isFetchingNextPage && <p className="mt-2 text-center">Loading more...</p>}
+      {loadingMore && <p className="mt-2 text-center">Loading more...</p>}
       {viewed && <LikeDetails like={viewed} actions={actions} onClose={() => setViewing(undefined)} />}
       {blocking && (
         <BlockConfirmDialog

@@ -1,0 +1,130 @@
+// The likes page reads the likes received from the replica (decision 0106): with the app's own schema and a
+// real @powersync/node client against the real rules and server, the page's query answers what the server's
+// get_received_likes answers (the same likers, cards and order), leaves out a like this device answered and
+// has not uploaded yet, and picks up a new like as it syncs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppSchema } from '../../src/data/schema.ts';
+import {
+  RECEIVED_LIKES_SQL,
+  receivedLikesParams,
+  toReceivedLike,
+  type ReceivedLikeRow,
+} from '../../src/features/likes/likes-data.ts';
+import type { ReceivedLike } from '../../src/features/likes/likes-api.ts';
+import { asActor, member } from '../support/as-role.ts';
+import { getDatabaseKinds } from '../support/test-databases.ts';
+import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { addInteraction, createMember, updateRow } from '../sql/support/members.ts';
+import { openSyncClient, waitFor, type SyncClient } from './sync-support.ts';
+
+describe.each(getDatabaseKinds())('the likes received on a replica on %s', (kind) => {
+  let t: TestServer;
+  let alice: string;
+  const likers: Record<string, string> = {};
+  let client: SyncClient;
+  let gus: string;
+
+  const token = (sub: string) =>
+    t.server.ctx.keys.sign(
+      { role: 'authenticated', sub, email: `${sub}@example.test`, aud: 'authenticated' } as never,
+      3600,
+    );
+
+  /** The page's first `limit` likes, as cards. */
+  async function readPage(limit = 20): Promise<ReceivedLike[]> {
+    const rows = await client.db.getAll<ReceivedLikeRow>(
+      RECEIVED_LIKES_SQL,
+      receivedLikesParams(alice, limit),
+    );
+    return rows.map(toReceivedLike);
+  }
+
+  /** The server's answer to Alice, in the same shape (times compared as instants). */
+  async function askServer(): Promise<ReceivedLike[]> {
+    const result = await asActor(t.db, member(alice), (tx) =>
+      tx.query<ReceivedLike & { created_at: string | Date }>(
+        'select * from public.get_received_likes(20, 0)',
+      ),
+    );
+    return result.rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
+  }
+
+  const asInstants = (likes: ReceivedLike[]) =>
+    likes.map((l) => ({ ...l, created_at: new Date(l.created_at).toISOString() }));
+
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+    alice = await createMember(t.db, { name: 'Alice' });
+    // Five members like Alice, one after another (Bob first): Bob with words, interests, photos and a badge.
+    for (const name of ['Bob', 'Carol', 'Dave', 'Erin', 'Fay']) {
+      likers[name] = await createMember(t.db, {
+        name,
+        profile: { birthday: '1992-03-04', city: 'Lisbon' },
+      });
+    }
+    await updateRow(t.db, 'profiles', 'id', likers['Bob'], {
+      bio: 'Sails on weekends.',
+      interests: ['sailing', 'jazz'],
+      photos: [`${likers['Bob']}/one.jpg`, `${likers['Bob']}/two.jpg`],
+      is_verified: true,
+    });
+    for (const name of ['Bob', 'Carol', 'Dave', 'Erin', 'Fay']) {
+      await addInteraction(t.db, likers[name]!, alice);
+    }
+    // Alice skipped Carol (on another device, uploaded) and blocked Dave: neither is listed any more.
+    await addInteraction(t.db, alice, likers['Carol']!, 'skip');
+    await asActor(t.db, member(alice), (tx) =>
+      tx.query('insert into public.blocked_users (blocker_id, blocked_id) values ($1, $2)', [
+        alice,
+        likers['Dave'],
+      ]),
+    );
+    // Nothing uploads from this device: a like back written on it stays queued, as offline.
+    client = await openSyncClient(t, AppSchema, () => token(alice));
+    await client.db.waitForFirstSync();
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await t?.close();
+  });
+
+  it("answers what the server's get_received_likes answers: likers, cards and order", async () => {
+    const server = await askServer();
+    expect(server.map((l) => l.liker_id)).toEqual([likers['Fay'], likers['Erin'], likers['Bob']]);
+    const page = await waitFor(readPage, (p) => p.length === server.length, 15_000, 20);
+    expect(asInstants(page)).toEqual(server);
+    const bob = page.find((l) => l.liker_id === likers['Bob']);
+    expect(bob).toMatchObject({
+      name: 'Bob',
+      city: 'Lisbon',
+      bio: 'Sails on weekends.',
+      interests: ['sailing', 'jazz'],
+      liker_photos: [`${likers['Bob']}/one.jpg`, `${likers['Bob']}/two.jpg`],
+      is_verified: true,
+    });
+    expect(bob?.age).toBeGreaterThan(30);
+    // A page of one is the newest like.
+    expect((await readPage(1)).map((l) => l.liker_id)).toEqual([likers['Fay']]);
+  });
+
+  it('lists a new like, with its card, once it syncs', async () => {
+    gus = await createMember(t.db, { name: 'Gus', profile: { city: 'Porto' } });
+    await addInteraction(t.db, gus, alice);
+    const page = await waitFor(readPage, (p) => p[0]?.liker_id === gus, 15_000, 20);
+    expect(page[0]).toMatchObject({ name: 'Gus', city: 'Porto', liker_photos: [], is_verified: false });
+    expect(page.map((l) => l.liker_id)).toEqual([gus, likers['Fay'], likers['Erin'], likers['Bob']]);
+  });
+
+  // Last: a write waiting to upload holds back the next checkpoints (the SDK applies none over local changes).
+  it('leaves out a like this device answered and has not uploaded yet', async () => {
+    await client.db.execute(
+      `insert into user_interactions (id, user_id, target_id, interaction_type, created_at)
+       values (?, ?, ?, 'like', ?)`,
+      [crypto.randomUUID(), alice, likers['Fay'], new Date().toISOString()],
+    );
+    expect((await readPage(3)).map((l) => l.liker_id)).toEqual([gus, likers['Erin'], likers['Bob']]);
+    // The server still lists Fay: the answer is this device's alone until it uploads.
+    expect((await askServer()).map((l) => l.liker_id)).toContain(likers['Fay']);
+  });
+});
