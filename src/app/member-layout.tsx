@@ -153,7 +153,7 @@ export function MemberLayout() {
 /**
  * The pages that paint their last rows (a screen snapshot) while the replica opens, rather than the page loader:
  * the match list, a returning member's first screen (decision 0093), the dashboard, the conversation list, the
- * notifications (decision 0104) and the likes (decision 0106). Each reads `useReplicaOpening()` (the lists
+ * notifications (decision 0104), the likes (decision 0106) and Find Matches (decision 0107). Each reads `useReplicaOpening()` (the lists
  * through `useSnapshotRows`).
  */
 const PAINTED_BEFORE_THE_REPLICA: ReadonlySet<string> = new Set([
@@ -162,6 +162,7 @@ const PAINTED_BEFORE_THE_REPLICA: ReadonlySet<string> = new Set([
   '/messages',
   '/notifications',
   '/likes',
+  '/find-matches',
 ]);
 
 /**

@@ -21,13 +21,16 @@ export function useSnapshotRows<T>(
   screen: string,
   userId: string,
   replica: ReplicaQueryResult<T>,
+  /** The most rows the snapshot keeps (SNAPSHOT_MAX_ROWS when not given): a deck paints one card. */
+  keep?: number,
 ): SnapshotRows<T> {
   const opening = useReplicaOpening();
   const fromReplica = !opening && !replica.isLoading;
   // Read once: the snapshot is only ever the screen's first paint.
   const [snapshot] = useState(() => readScreenSnapshot<T>(screen, userId));
   useEffect(() => {
-    if (fromReplica && !replica.error) saveScreenSnapshot(screen, userId, replica.data);
-  }, [fromReplica, replica.error, replica.data, screen, userId]);
+    if (fromReplica && !replica.error)
+      saveScreenSnapshot(screen, userId, keep === undefined ? replica.data : replica.data.slice(0, keep));
+  }, [fromReplica, replica.error, replica.data, screen, userId, keep]);
   return { rows: fromReplica ? replica.data : snapshot, fromReplica };
 }

@@ -2,14 +2,16 @@
 // photo's sides page through the photos; a short
 // drag springs back, a drag left past the threshold skips, "Undo skip" brings that card back, a drag right
 // likes. The same journey at the desktop size keeps Like and Skip in view without scrolling, with the words
-// about the member beside the photo and above the actions. Then / greets the
+// about the member beside the photo and above the actions. A reload paints the last card before the replica
+// opens, and it waits for the replica before it decides anything. Then / greets the
 // signed-in member with their next step.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { acceptNecessaryCookies, expect, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
-import { deckCard, placeOfItsOwn, settledCard } from './support/deck.ts';
+import { deckCard, deckCardOf, placeOfItsOwn, settledCard } from './support/deck.ts';
+import { holdReplicaOnNextLoad, releaseReplica, replicaHasOpened } from './support/replica.ts';
 import {
   createAccount,
   getMemberId,
@@ -167,6 +169,22 @@ for (const size of [
     await expect(page.locator(`[data-testid="discovery-card"][data-member-id="${first}"]`)).toHaveCount(0);
     await expectNoSeriousA11yViolations(page);
     expect(deckFetches).toHaveLength(1);
+
+    // A page load paints the cards this device showed last while the replica opens (held here) and asks the
+    // server for a fresh deck meanwhile; the card takes no like or skip until the replica's own deck is read.
+    const next = await settledCard(page);
+    expect(next).not.toBeNull();
+    expect(next).not.toBe(first);
+    await holdReplicaOnNextLoad(page);
+    const asked = page.waitForRequest((r) => r.url().includes('/rpc/get_discovery_candidates'));
+    await page.reload();
+    await expect(deckCardOf(page, next!)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Like', exact: true })).toBeDisabled();
+    await asked;
+    expect(await replicaHasOpened(page)).toBe(false);
+    await releaseReplica(page);
+    expect(await settledCard(page)).toBe(next);
+    await expect(page.getByRole('button', { name: 'Like', exact: true })).toBeEnabled();
 
     // At / a signed-in member is greeted with their next step, not asked to sign up.
     await page.goto('/');

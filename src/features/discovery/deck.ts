@@ -75,9 +75,10 @@ export function withoutHidden<T extends Record<string, unknown>>(
  * Replaces the local deck with a fresh one from the server (needs the network) and returns the time it
  * stamped on every row (`fetched_at`), by which the deck's readers tell it from the one before. `isStale` is
  * asked once the answer is in: when a newer request was made meanwhile, this one writes nothing (undefined).
+ * The replica may still be opening (a promise): the server is asked meanwhile, and the deck written once open.
  */
 export async function refreshDeck(
-  db: PowerSyncDatabase,
+  db: PowerSyncDatabase | Promise<PowerSyncDatabase>,
   filters: DeckFilters,
   isStale: () => boolean = () => false,
 ): Promise<string | undefined> {
@@ -96,7 +97,9 @@ export async function refreshDeck(
   if (isStale()) return undefined;
   const rows = withoutHidden((data ?? []) as Record<string, unknown>[], hiddenOnThisDevice);
   const now = new Date().toISOString();
-  await db.writeTransaction(async (tx) => {
+  const replica = await db;
+  if (isStale()) return undefined;
+  await replica.writeTransaction(async (tx) => {
     await tx.execute('delete from discovery_deck');
     for (const [i, r] of rows.entries()) {
       await tx.execute(

@@ -1,9 +1,18 @@
 // /find-matches: the ranked deck (kept locally), like/skip by buttons and keys, block/report, filters and the upgrade prompt.
+// It paints before the replica has opened (decision 0107): the cards this device showed last, which wait for the
+// replica's own deck before they take a like or a skip; a fresh deck is asked of the server meanwhile.
 import { Heart, RotateCcw, X } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useAuth } from '../../session/auth-context.tsx';
 import { isOnline, onNetworkChange } from '../../data/network.ts';
-import { onReplicaCaughtUp, usePendingIds, useQuery, useReplica, useStatus } from '../../data/replica.tsx';
+import {
+  onReplicaCaughtUp,
+  openReplica,
+  usePendingIds,
+  useQuery,
+  useSyncConnected,
+} from '../../data/replica.tsx';
+import { useSnapshotRows } from '../../data/snapshot-rows.ts';
 import { ChipList } from '../../ui/chip-list.tsx';
 import { useOfflineNotice } from '../../ui/use-offline-notice.ts';
 import { useScrollable } from '../../ui/use-scrollable.ts';
@@ -36,6 +45,9 @@ import {
 } from './deck.ts';
 
 const BLOCK_REASON_DISCOVERY = 'User blocked from discovery';
+/** The cards the deck's snapshot keeps for the next start: the one on top and the two under it. */
+const DECK_SNAPSHOT_CARDS = 3;
+const NO_CARDS: DeckRow[] = [];
 
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -274,9 +286,7 @@ function Card({ row }: { row: DeckRow }) {
 export default function DiscoveryPage() {
   const { user } = useAuth();
   const me = user?.id ?? '';
-  const db = useReplica();
-  const status = useStatus();
-  const offline = useOfflineNotice(status.connected);
+  const offline = useOfflineNotice(useSyncConnected());
   const likeLimit = useLikeLimit(me);
   const [filters, setFilters] = useState<DeckFilters>({});
   // Online, a fresh deck is asked for on opening (below): the deck kept from last time is shown as settling
@@ -289,13 +299,17 @@ export default function DiscoveryPage() {
   const [blocking, setBlocking] = useState<DeckRow>();
   /** The last skip, which the member may take back. */
   const [lastSkip, setLastSkip] = useState<{ id: string; name: string }>();
-  const { data: deck, isLoading } = useQuery<DeckRow>(
+  const deckQuery = useQuery<DeckRow>(
     `select * from discovery_deck
      where id not in (select target_id from user_interactions where user_id = ?)
        and id not in (select blocked_id from blocked_users where blocker_id = ?)
      order by position`,
     [me, me],
   );
+  // Until the replica answers, the cards this device showed last (its snapshot), which take no action yet.
+  const shown = useSnapshotRows('deck', me, deckQuery, DECK_SNAPSHOT_CARDS);
+  const deck = shown.rows ?? NO_CARDS;
+  const isLoading = shown.rows === undefined;
   const current = deck[0];
   const deckRef = useRef(deck);
   deckRef.current = deck;
@@ -315,7 +329,7 @@ export default function DiscoveryPage() {
       setLoading(true);
       setLoadError(undefined);
       try {
-        const fetchedAt = await refreshDeck(db, f, isStale);
+        const fetchedAt = await refreshDeck(openReplica(me), f, isStale);
         if (!isStale())
           setAwaitedDeck(fetchedAt === undefined ? undefined : { fetchedAt, before: deckRef.current });
       } catch (e) {
@@ -331,7 +345,7 @@ export default function DiscoveryPage() {
         if (!isStale()) setLoading(false);
       }
     },
-    [db],
+    [me],
   );
 
   // A fresh deck on opening when online; offline, the last deck is swiped on, and a fresh one comes once the
@@ -364,9 +378,12 @@ export default function DiscoveryPage() {
   }, [inputsKey]);
   // What the replica says once it has caught up with the server is what the deck was fetched with: the
   // baseline. Before that its rows may be the device's older copy, and their catching up is no change.
-  useEffect(
-    () =>
-      onReplicaCaughtUp(db, () => {
+  useEffect(() => {
+    let live = true;
+    let stop: (() => void) | undefined;
+    void openReplica(me).then((db) => {
+      if (!live) return;
+      stop = onReplicaCaughtUp(db, () => {
         void db
           .getOptional<DeckInputsRow>(DECK_INPUTS_SQL, [me])
           .then(
@@ -380,9 +397,13 @@ export default function DiscoveryPage() {
               void load(filtersRef.current);
             }
           });
-      }),
-    [db, me, load],
-  );
+      });
+    });
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, [me, load]);
 
   // While a fresh deck is on its way the card on screen may be replaced under the pointer: like, skip and
   // block wait for it (decision 30), so an action never lands on a card the member did not see.
@@ -401,14 +422,16 @@ export default function DiscoveryPage() {
     return () => clearTimeout(timer);
   }, [awaitedDeck]);
   const fetching = loading || awaitedDeck !== undefined;
-  const settling = fetching && !!current;
+  // A card waits while a fresh deck may replace it, and while it is the snapshot's (the replica's own deck, with
+  // every answer this device made, is not read yet).
+  const settling = (fetching || !shown.fromReplica) && !!current;
   const { mayLike } = likeLimit;
   const act = useCallback(
     async (type: 'like' | 'skip') => {
       if (!current || settling || reporting || likeLimit.isPromptOpen) return;
       try {
         if (type === 'like' && !(await mayLike())) return;
-        await writeInteraction(db, me, current.id, type);
+        await writeInteraction(await openReplica(me), me, current.id, type);
         setLastSkip(
           type === 'skip'
             ? { id: getInteractionId(me, current.id), name: current.name ?? 'them' }
@@ -427,7 +450,7 @@ export default function DiscoveryPage() {
         });
       }
     },
-    [current, settling, reporting, likeLimit.isPromptOpen, mayLike, db, me],
+    [current, settling, reporting, likeLimit.isPromptOpen, mayLike, me],
   );
 
   useEffect(() => {
@@ -452,6 +475,7 @@ export default function DiscoveryPage() {
     const skip = lastSkip;
     setLastSkip(undefined);
     try {
+      const db = await openReplica(me);
       await db.execute(`delete from user_interactions where id = ? and interaction_type = 'skip'`, [skip.id]);
     } catch {
       toast({
@@ -466,7 +490,7 @@ export default function DiscoveryPage() {
     try {
       await blockMember(me, row.id, BLOCK_REASON_DISCOVERY);
       hideFromDeck(row.id);
-      await db.execute('delete from discovery_deck where id = ?', [row.id]);
+      await (await openReplica(me)).execute('delete from discovery_deck where id = ?', [row.id]);
       toast({ title: 'User blocked', description: 'User has been blocked successfully.' });
     } catch {
       toast({
@@ -501,7 +525,7 @@ export default function DiscoveryPage() {
       {(isLoading || (fetching && !current)) && <p>Loading...</p>}
       {settling && (
         <p id="deck-settling" role="status" className="text-center text-sm text-muted">
-          Looking for new people...
+          {fetching ? 'Looking for new people...' : 'Getting your cards ready...'}
         </p>
       )}
       {current ? (
@@ -597,7 +621,10 @@ export default function DiscoveryPage() {
           onClose={() => setReporting(undefined)}
           onReported={() => {
             hideFromDeck(reporting.id);
-            void db.execute('delete from discovery_deck where id = ?', [reporting.id]);
+            const hidden = reporting.id;
+            void openReplica(me).then((db) =>
+              db.execute('delete from discovery_deck where id = ?', [hidden]),
+            );
             setReporting(undefined);
           }}
         />

@@ -8,7 +8,8 @@ export const deckCard = (page: Page): Locator => page.getByTestId('discovery-car
 export const deckCardOf = (page: Page, memberId: string): Locator =>
   page.locator(`[data-testid="discovery-card"][data-member-id="${memberId}"]`);
 export const noMorePeople = (page: Page): Locator => page.getByText('No more people for now');
-export const deckSettling = (page: Page): Locator => page.getByText('Looking for new people...');
+/** The deck's wait: a fresh deck on its way ("Looking for new people...") or the replica still opening. */
+export const deckSettling = (page: Page): Locator => page.locator('#deck-settling');
 
 /** Waits until the deck shows a card or its end, with no fresh deck on its way; returns the card's member. */
 export async function settledCard(page: Page): Promise<string | null> {
