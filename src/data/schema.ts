@@ -201,7 +201,7 @@ const notifications = new Table(
   { indexes: { by_created: ['created_at'] } },
 );
 
-const blocked_users = new Table({ blocker_id: text, blocked_id: text, created_at: text });
+const blocked_users = new Table({ blocker_id: text, blocked_id: text, reason: text, created_at: text });
 
 const user_interactions = new Table(
   { user_id: text, target_id: text, interaction_type: text, created_at: text },

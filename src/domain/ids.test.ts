@@ -1,7 +1,15 @@
 import crypto from 'node:crypto';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { getConversationId, getGameRoundId, getInteractionId, getUuidBytes, isUuid, sha256 } from './ids.ts';
+import {
+  getBlockId,
+  getConversationId,
+  getGameRoundId,
+  getInteractionId,
+  getUuidBytes,
+  isUuid,
+  sha256,
+} from './ids.ts';
 
 const UUID_V8 = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -50,6 +58,12 @@ describe('getInteractionId and getConversationId', () => {
     expect(getConversationId(a, b)).toBe(getConversationId(b, a));
     expect(getConversationId(a, b)).not.toBe(like);
     expect(getConversationId(a, b)).toMatch(UUID_V8);
+    // A block is the blocker's, of one member: its own id, apart from the like of the same pair.
+    expect(getBlockId(a, b)).toMatch(UUID_V8);
+    expect(getBlockId(a, b)).toBe(getBlockId(a.toUpperCase(), b));
+    expect(getBlockId(b, a)).not.toBe(getBlockId(a, b));
+    expect(getBlockId(a, b)).not.toBe(like);
+    expect(getBlockId(a, b)).not.toBe(getConversationId(a, b));
   });
 
   it('does not depend on the letter case of the ids', () => {

@@ -3,9 +3,10 @@
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-// Domain tags keep an interaction and a conversation of the same pair on different ids.
+// Domain tags keep an interaction, a conversation and a block of the same pair on different ids.
 const TAG_INTERACTION = 1;
 const TAG_CONVERSATION = 2;
+const TAG_BLOCK = 3;
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
@@ -118,6 +119,16 @@ export function getGameRoundId(sessionId: string, roundNumber: number): string {
 export function getInteractionId(userId: string, targetId: string): string {
   return formatUuidV8(
     concatBytes(Uint8Array.of(TAG_INTERACTION), getUuidBytes(userId), getUuidBytes(targetId)),
+  );
+}
+
+/**
+ * The id of a member's block of another, as this device writes it: a second tap (or a block made on two of the
+ * member's devices) lands on one row; the server's unique (blocker_id, blocked_id) key settles the rest.
+ */
+export function getBlockId(blockerId: string, blockedId: string): string {
+  return formatUuidV8(
+    concatBytes(Uint8Array.of(TAG_BLOCK), getUuidBytes(blockerId), getUuidBytes(blockedId)),
   );
 }
 

@@ -277,7 +277,8 @@ test('blocking from a discovery card asks first; an unblock in Account settings 
   await confirm.getByRole('button', { name: 'Block' }).click();
   await expect(w.getByText('User has been blocked successfully.')).toBeVisible();
   await expect(w.locator(`[data-testid="discovery-card"][data-member-id="${idY}"]`)).toHaveCount(0);
-  expect(await blocks()).toEqual([{ reason: 'User blocked from discovery' }]);
+  // Written on the device and uploaded at once (decision 0108).
+  await expect.poll(blocks, { timeout: 20_000 }).toEqual([{ reason: 'User blocked from discovery' }]);
   await w.goto('/find-matches');
   await expectNotInDeck(w, idY);
 

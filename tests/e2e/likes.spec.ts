@@ -1,7 +1,7 @@
 // The likes page at both sizes: the likers as a grid of photos (two a row on a phone, three beside the sidebar),
 // a liker's whole profile opened by a tap on the photo (and from the More menu), a like back from it that makes
 // the match, a skip from the card, a block that asks first, and the block lifted again from Account settings.
-// Then offline: the likes open from the replica, and a like back made offline makes the match once back.
+// Then offline: the likes open from the replica; a like back and a block made offline reach the server once back.
 import type { Page } from '@playwright/test';
 import { expect } from './support/accounts.ts';
 import { makeReadyForOffline } from './support/offline.ts';
@@ -171,9 +171,12 @@ for (const size of [
     await expect(page.getByText('User has been blocked successfully.')).toBeVisible();
     await expect(card('Vic')).toHaveCount(0);
     await expect(page.getByRole('heading', { name: 'No new likes right now' })).toBeVisible();
-    expect(
-      await serviceGet(request, auth, `/rest/v1/blocked_users?select=reason&blocker_id=eq.${me}`),
-    ).toEqual([{ reason: 'User blocked from likes' }]);
+    // Written on the device and uploaded at once (decision 0108).
+    await expect
+      .poll(() => serviceGet(request, auth, `/rest/v1/blocked_users?select=reason&blocker_id=eq.${me}`), {
+        timeout: 20_000,
+      })
+      .toEqual([{ reason: 'User blocked from likes' }]);
 
     // Account settings list Vic by first name; Unblock asks, then lifts the block on the server too.
     await page.goto('/account');
@@ -202,7 +205,7 @@ for (const size of [
 /** The backend's API paths: while "offline" the context refuses them too (see offline-replica.spec.ts). */
 const API_ROUTE = /\/(?:auth\/v1|rest\/v1|storage\/v1|functions\/v1|sync|realtime\/v1)\//;
 
-test('offline, the likes open from the replica and a like back waits to make the match', async ({
+test('offline, the likes open from the replica; a like back and a block wait to reach the server', async ({
   browser,
   request,
   baseURL,
@@ -245,6 +248,15 @@ test('offline, the likes open from the replica and a like back waits to make the
   await page.reload();
   await expect(cards).toHaveCount(1);
   await expect(cards).toContainText('Jon');
+  // A block too: Jon leaves the list at once.
+  await cards.filter({ hasText: 'Jon' }).getByRole('button', { name: 'More actions' }).click();
+  await page
+    .getByRole('menu', { name: 'More actions for Jon' })
+    .getByRole('menuitem', { name: 'Block' })
+    .click();
+  await page.getByRole('alertdialog', { name: 'Block Jon?' }).getByRole('button', { name: 'Block' }).click();
+  await expect(page.getByText('User has been blocked successfully.')).toBeVisible();
+  await expect(cards).toHaveCount(0);
 
   // Back online, it uploads: the server has the like back and the pair's match, and the popup says so (met
   // here, not put away by the page's handler).
@@ -270,6 +282,22 @@ test('offline, the likes open from the replica and a like back waits to make the
       timeout: 20_000,
     },
   );
-  await expect(cards).toHaveCount(1);
+  // The block reached the server with its reason, and Jon's like is gone there too.
+  await expect
+    .poll(
+      () => serviceGet(request, auth, `/rest/v1/blocked_users?select=blocked_id,reason&blocker_id=eq.${me}`),
+      {
+        timeout: 20_000,
+      },
+    )
+    .toEqual([{ blocked_id: likers['Jon'], reason: 'User blocked from likes' }]);
+  expect(
+    await serviceGet(
+      request,
+      auth,
+      `/rest/v1/user_interactions?select=id&user_id=eq.${likers['Jon']}&target_id=eq.${me}`,
+    ),
+  ).toEqual([]);
+  await expect(cards).toHaveCount(0);
   await context.close();
 });

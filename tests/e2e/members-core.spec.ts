@@ -332,13 +332,14 @@ test('two members: profile with a photo, discovery, like and like back, match po
   await expect(b.getByText('User blocked')).toBeVisible();
   await expect(b.getByText('User has been blocked successfully.')).toBeVisible();
   await expect(carol).toHaveCount(0);
-  const blocks = await request.get(
-    `/rest/v1/blocked_users?select=reason&blocker_id=eq.${idB}&blocked_id=eq.${idC}`,
-    {
-      headers: headers(auth),
-    },
-  );
-  expect(await blocks.json()).toEqual([{ reason: 'User blocked from likes' }]);
+  // Written on the device and uploaded at once (decision 0108).
+  const blocks = () =>
+    request
+      .get(`/rest/v1/blocked_users?select=reason&blocker_id=eq.${idB}&blocked_id=eq.${idC}`, {
+        headers: headers(auth),
+      })
+      .then((r) => r.json());
+  await expect.poll(blocks, { timeout: 20_000 }).toEqual([{ reason: 'User blocked from likes' }]);
   // B's fresh deck no longer offers the member B blocked.
   await expectNotInFreshDeck(b, idC);
 

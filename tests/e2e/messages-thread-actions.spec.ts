@@ -69,7 +69,11 @@ test('report and block from a conversation: a More menu on a phone, words on a w
   await more.click();
   await menu.getByRole('menuitem', { name: 'Block' }).click();
   await confirm.getByRole('button', { name: 'Block' }).click();
-  await expect(page.getByText('You blocked Jon.')).toBeVisible();
+  await expect(page.getByText('You blocked Jon.', { exact: true })).toBeVisible();
+  // The thread closes at once, from the replica; the block uploads right after (decision 0108).
+  await expect(
+    page.getByRole('note').filter({ hasText: 'You blocked Jon. Messaging is closed.' }),
+  ).toBeVisible();
   await expect.poll(async () => (await blocks()).length, { timeout: 30_000 }).toBe(1);
   await expect(more).toHaveCount(0, { timeout: 30_000 });
   expect(browserDialogs).toEqual([]);

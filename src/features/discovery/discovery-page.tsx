@@ -488,9 +488,10 @@ export default function DiscoveryPage() {
 
   async function block(row: DeckRow) {
     try {
-      await blockMember(me, row.id, BLOCK_REASON_DISCOVERY);
+      const db = await openReplica(me);
+      await blockMember(db, me, row.id, BLOCK_REASON_DISCOVERY);
       hideFromDeck(row.id);
-      await (await openReplica(me)).execute('delete from discovery_deck where id = ?', [row.id]);
+      await db.execute('delete from discovery_deck where id = ?', [row.id]);
       toast({ title: 'User blocked', description: 'User has been blocked successfully.' });
     } catch {
       toast({

@@ -89,7 +89,7 @@ export default function LikesPage() {
 
   async function block(like: ReceivedLike) {
     try {
-      await blockMember(me, like.liker_id, BLOCK_REASON_LIKES);
+      await blockMember(await openReplica(me), me, like.liker_id, BLOCK_REASON_LIKES);
       setHidden((h) => new Set(h).add(like.liker_id));
       toast({ title: 'User blocked', description: 'User has been blocked successfully.' });
       refresh();

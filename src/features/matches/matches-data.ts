@@ -14,7 +14,10 @@ export interface MatchRow {
   last_message_at: string | null;
 }
 
-/** Matches newest activity first; a match whose public profile has not synced yet still shows. */
+/**
+ * Matches newest activity first; a match whose public profile has not synced yet still shows. A member this
+ * one blocked leaves the list at once (the server ends the match once the block uploads).
+ */
 export function useMatches(me: string, options?: ReplicaQueryOptions) {
   return useQuery<MatchRow>(
     `select m.id, o.other_id, m.created_at, pp.name, pp.age, pp.city, pp.photos, c.id as conversation_id,
@@ -25,9 +28,10 @@ export function useMatches(me: string, options?: ReplicaQueryOptions) {
      join (select id, case when user_id_1 = ? then user_id_2 else user_id_1 end as other_id from matches) o on o.id = m.id
      left join public_profiles pp on pp.id = o.other_id
      left join conversations c on c.match_id = m.id
-     where m.user_id_1 = ? or m.user_id_2 = ?
+     where (m.user_id_1 = ? or m.user_id_2 = ?)
+       and not exists (select 1 from blocked_users b where b.blocker_id = ? and b.blocked_id = o.other_id)
      order by coalesce(c.last_message_at, m.created_at) desc`,
-    [me, me, me],
+    [me, me, me, me],
     options,
   );
 }

@@ -532,14 +532,10 @@ function Thread({ c, me, onBack }: { c: ConversationSummary; me: string; onBack:
   async function block() {
     setConfirmingBlock(false);
     try {
-      await blockMember(me, c.other_id, 'User blocked from messages');
+      await blockMember(db, me, c.other_id, 'User blocked from messages');
       toast({ title: 'Member blocked', description: `You blocked ${name}.` });
     } catch {
-      toast({
-        title: 'Block failed',
-        description: 'Please try again when you are online.',
-        variant: 'destructive',
-      });
+      toast({ title: 'Block failed', description: 'Please try again.', variant: 'destructive' });
     }
   }
 

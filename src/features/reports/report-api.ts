@@ -1,5 +1,8 @@
-// Blocking and reporting through the server (they must take effect for both members at once, so they are not queued offline).
+// Blocking through the replica (decision 0108: it takes effect on this device at once, offline too, and on the
+// server as soon as it uploads) and reporting through the server (a report waits for no queue).
+import type { PowerSyncDatabase } from '../../data/replica.tsx';
 import { getSupabase } from '../../data/supabase-client.ts';
+import { getBlockId } from '../../domain/ids.ts';
 
 export const REPORT_CATEGORIES = [
   { value: 'fake_profile', label: 'Fake profile' },
@@ -20,13 +23,21 @@ export function findReportError(category: string, details: string): string | und
   return undefined;
 }
 
-export async function blockMember(blockerId: string, blockedId: string, reason: string): Promise<void> {
-  const sb = await getSupabase();
-  const { error } = await sb
-    .from('blocked_users')
-    .insert({ blocker_id: blockerId, blocked_id: blockedId, reason });
-  // Already blocked counts as done.
-  if (error && error.code !== '23505') throw error;
+/**
+ * Blocks `blockedId` with `reason`: written to the replica, where every screen's query leaves the member out at
+ * once, and queued for upload; the server then ends the pair's match and likes (0050). Already blocked counts
+ * as done.
+ */
+export async function blockMember(
+  db: PowerSyncDatabase,
+  blockerId: string,
+  blockedId: string,
+  reason: string,
+): Promise<void> {
+  await db.execute(
+    `insert or ignore into blocked_users (id, blocker_id, blocked_id, reason, created_at) values (?, ?, ?, ?, ?)`,
+    [getBlockId(blockerId, blockedId), blockerId, blockedId, reason, new Date().toISOString()],
+  );
 }
 
 /** Files a pending report; from then on both members stop seeing each other (SQL is_hidden_pair). */
