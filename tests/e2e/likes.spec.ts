@@ -8,7 +8,7 @@ import { makeReadyForOffline } from './support/offline.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { expectTapReaches } from './support/layers.ts';
 import { holdReplicaOnNextLoad, releaseReplica, replicaHasOpened } from './support/replica.ts';
-import { createAccount, seedLikes, serviceGet, setProfile } from './support/service-role.ts';
+import { countMatchesOf, createAccount, seedLikes, serviceGet, setProfile } from './support/service-role.ts';
 import { expectMatchPopupOver, getServiceAuth, signUpMember } from './support/two-members.ts';
 import { test } from './support/test.ts';
 
@@ -127,19 +127,7 @@ for (const size of [
     await expect(popup).toContainText('You and Theo liked each other!', { timeout: 20_000 });
     await keepSwiping.click();
     await expect(popup).toHaveCount(0);
-    await expect
-      .poll(
-        async () =>
-          (
-            await serviceGet<unknown[]>(
-              request,
-              auth,
-              `/rest/v1/matches?select=id&or=(user_id_1.eq.${me},user_id_2.eq.${me})`,
-            )
-          ).length,
-        { timeout: 20_000 },
-      )
-      .toBe(1);
+    await expect.poll(() => countMatchesOf(request, auth, me), { timeout: 20_000 }).toBe(1);
 
     // A match that arrives while a card's More menu is open shows above it; its Escape leaves the menu open.
     await card('Vic').getByRole('button', { name: 'More actions' }).click();
@@ -263,19 +251,7 @@ test('offline, the likes open from the replica; a like back and a block wait to 
   await page.removeLocatorHandler(page.getByRole('button', { name: 'Keep Swiping' }));
   await context.unroute(API_ROUTE);
   await context.setOffline(false);
-  await expect
-    .poll(
-      async () =>
-        (
-          await serviceGet<unknown[]>(
-            request,
-            auth,
-            `/rest/v1/matches?select=id&or=(user_id_1.eq.${me},user_id_2.eq.${me})`,
-          )
-        ).length,
-      { timeout: 30_000 },
-    )
-    .toBe(1);
+  await expect.poll(() => countMatchesOf(request, auth, me), { timeout: 30_000 }).toBe(1);
   await expect(page.getByRole('dialog', { name: "It's a Match!" })).toContainText(
     'You and Ida liked each other!',
     {

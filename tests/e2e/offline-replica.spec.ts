@@ -9,11 +9,10 @@ import { STORED_SESSION_KEY } from '../../src/data/storage-keys.ts';
 import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
 import { makeReadyForOffline } from './support/offline.ts';
 import { queryReplica, type ReplicaHandle } from './support/replica.ts';
-import { getServiceAuth, type ServiceAuth } from './support/service-role.ts';
+import { countMatchesOf, getServiceAuth, type ServiceAuth } from './support/service-role.ts';
 import {
   getServiceAuth as getPairAuth,
   makeMatchedPair,
-  serviceGet,
   serviceHeaders,
   serviceWrite,
 } from './support/two-members.ts';
@@ -468,18 +467,6 @@ test('the match list painted before the replica opens keeps an open dialog when 
   await expect(dialog).toContainText('Unmatch Olaf?');
   await dialog.getByRole('button', { name: 'Unmatch' }).click();
   await expect(row).toHaveCount(0);
-  await expect
-    .poll(
-      async () =>
-        (
-          await serviceGet<unknown[]>(
-            request,
-            auth,
-            `/rest/v1/matches?select=id&or=(user_id_1.eq.${pia.id},user_id_2.eq.${pia.id})`,
-          )
-        ).length,
-      { timeout: 30_000 },
-    )
-    .toBe(0);
+  await expect.poll(() => countMatchesOf(request, auth, pia.id), { timeout: 30_000 }).toBe(0);
   await page.context().close();
 });

@@ -7,17 +7,10 @@ import { parseList } from '../profile/member-photo.tsx';
 import type { ReceivedLike } from './likes-api.ts';
 
 /** One like received as the replica holds it: lists are JSON text, flags 0 or 1. */
-export interface ReceivedLikeRow {
-  id: string;
-  liker_id: string;
-  name: string | null;
-  age: number | null;
-  city: string | null;
-  bio: string | null;
+export interface ReceivedLikeRow extends Omit<ReceivedLike, 'interests' | 'liker_photos' | 'is_verified'> {
   interests: string | null;
   photos: string | null;
   is_verified: number | null;
-  created_at: string;
 }
 
 /**

@@ -54,6 +54,16 @@ export async function serviceGet<T>(request: APIRequestContext, auth: ServiceAut
   return (await res.json()) as T;
 }
 
+/** How many matches the server holds for `memberId` (read as the service role). */
+export async function countMatchesOf(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  memberId: string,
+): Promise<number> {
+  const url = `/rest/v1/matches?select=id&or=(user_id_1.eq.${memberId},user_id_2.eq.${memberId})`;
+  return (await serviceGet<unknown[]>(request, auth, url)).length;
+}
+
 /** POST or PATCH as the service role (as a backend job would write); fails the journey on any error answer. */
 export async function serviceWrite(
   request: APIRequestContext,
