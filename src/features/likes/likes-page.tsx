@@ -103,7 +103,8 @@ export default function LikesPage() {
   }
 
   // The skeleton shows while neither the replica nor this device's last list has any rows to show. A block
-  // hides its card at once (the server takes the like away, and the replica follows).
+  // hides its card at once, also from the last list painted before the replica answers (its query leaves
+  // blocked members out).
   const loading = shown.rows === undefined && !likes.error;
   const rows = (shown.rows ?? []).map(toReceivedLike).filter((l) => !hidden.has(l.liker_id));
   // The open profile follows the list: once its like is answered (here or on another device) it closes.
