@@ -186,8 +186,22 @@ function MemberPage() {
 function useClosingMenu() {
   const ref = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
+  // The address the menu was opened at. A page change commits once its page is ready (a lazy page's code may
+  // still be loading), while the address bar changes at once: a menu opened again after the change began is not
+  // closed by its commit.
+  const openedAt = useRef<string>(undefined);
   useEffect(() => {
-    if (ref.current) ref.current.open = false;
+    const menu = ref.current;
+    if (!menu) return;
+    const onToggle = () => {
+      if (menu.open) openedAt.current = window.location.pathname + window.location.search;
+    };
+    menu.addEventListener('toggle', onToggle);
+    return () => menu.removeEventListener('toggle', onToggle);
+  }, []);
+  useEffect(() => {
+    const menu = ref.current;
+    if (menu?.open && openedAt.current !== location.pathname + location.search) menu.open = false;
   }, [location.pathname, location.search]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
