@@ -2,19 +2,49 @@
 // a liker's whole profile opened by a tap on the photo (and from the More menu), a like back from it that makes
 // the match, a skip from the card, a block that asks first, and the block lifted again from Account settings.
 // Then offline: the likes open from the replica; a like back and a block made offline reach the server once back.
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from './support/accounts.ts';
 import { makeReadyForOffline } from './support/offline.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { expectTapReaches } from './support/layers.ts';
 import { holdReplicaOnNextLoad, releaseReplica, replicaHasOpened } from './support/replica.ts';
-import { countMatchesOf, createAccount, seedLikes, serviceGet, setProfile } from './support/service-role.ts';
+import {
+  countMatchesOf,
+  createAccount,
+  seedLikes,
+  serviceGet,
+  setProfile,
+  type ServiceAuth,
+} from './support/service-role.ts';
 import { expectMatchPopupOver, getServiceAuth, signUpMember } from './support/two-members.ts';
 import { test } from './support/test.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
 const LONDON = { city: 'London', country: 'United Kingdom', location_lat: 51.5, location_lng: -0.1 };
+
+/** Members (first names, each with extra profile fields) in London who liked `me`, oldest like first; their ids. */
+async function seedLikers(
+  request: APIRequestContext,
+  auth: ServiceAuth,
+  me: string,
+  likers: readonly (readonly [string, Record<string, unknown>])[],
+): Promise<Record<string, string>> {
+  const ids: Record<string, string> = {};
+  for (const [name, extra] of likers) {
+    const id = await createAccount(request, auth, name.toLowerCase());
+    await setProfile(request, auth, id, {
+      name: `${name} Example`,
+      birthday: '1990-05-01',
+      gender: 'man',
+      ...LONDON,
+      ...extra,
+    });
+    await seedLikes(request, auth, id, [me]);
+    ids[name] = id;
+  }
+  return ids;
+}
 
 /** The top of a card, rounded: cards in one row of the grid share it. */
 async function getTop(page: Page, name: string): Promise<number> {
@@ -35,23 +65,11 @@ for (const size of [
     const member = await signUpMember(browser, request, auth, 'liked', { baseURL, viewport: size });
     const { page, id: me } = member;
     // Three members liked her, the newest last: Theo (with words and interests), Uma, Vic.
-    const likers: Record<string, string> = {};
-    for (const [name, extra] of [
+    await seedLikers(request, auth, me, [
       ['Theo', { bio: 'Climber, cook and bad pun enthusiast.', interests: ['climbing', 'cooking'] }],
       ['Uma', {}],
       ['Vic', {}],
-    ] as const) {
-      const id = await createAccount(request, auth, name.toLowerCase());
-      await setProfile(request, auth, id, {
-        name: `${name} Example`,
-        birthday: '1990-05-01',
-        gender: 'man',
-        ...LONDON,
-        ...extra,
-      });
-      await seedLikes(request, auth, id, [me]);
-      likers[name] = id;
-    }
+    ]);
 
     await page.goto('/likes');
     const cards = page.getByTestId('received-like');
@@ -204,18 +222,10 @@ test('offline, the likes open from the replica; a like back and a block wait to 
     viewport: { width: 390, height: 844 },
   });
   const { page, id: me } = member;
-  const likers: Record<string, string> = {};
-  for (const name of ['Ida', 'Jon']) {
-    const id = await createAccount(request, auth, name.toLowerCase());
-    await setProfile(request, auth, id, {
-      name: `${name} Example`,
-      birthday: '1991-02-03',
-      gender: 'man',
-      ...LONDON,
-    });
-    await seedLikes(request, auth, id, [me]);
-    likers[name] = id;
-  }
+  const likers = await seedLikers(request, auth, me, [
+    ['Ida', {}],
+    ['Jon', {}],
+  ]);
   const cards = page.getByTestId('received-like');
   await page.goto('/likes');
   await expect(cards).toHaveCount(2, { timeout: 20_000 });

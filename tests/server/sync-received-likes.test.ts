@@ -15,6 +15,7 @@ import { asActor, member } from '../support/as-role.ts';
 import { getDatabaseKinds } from '../support/test-databases.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { addInteraction, createMember, updateRow } from '../sql/support/members.ts';
+import { signMemberToken } from './realtime-support.ts';
 import { openSyncClient, waitFor, type SyncClient } from './sync-support.ts';
 
 describe.each(getDatabaseKinds())('the likes received on a replica on %s', (kind) => {
@@ -23,12 +24,6 @@ describe.each(getDatabaseKinds())('the likes received on a replica on %s', (kind
   const likers: Record<string, string> = {};
   let client: SyncClient;
   let gus: string;
-
-  const token = (sub: string) =>
-    t.server.ctx.keys.sign(
-      { role: 'authenticated', sub, email: `${sub}@example.test`, aud: 'authenticated' } as never,
-      3600,
-    );
 
   /** The page's first `limit` likes, as cards. */
   async function readPage(limit = 20): Promise<ReceivedLike[]> {
@@ -80,7 +75,7 @@ describe.each(getDatabaseKinds())('the likes received on a replica on %s', (kind
       ]),
     );
     // Nothing uploads from this device: a like back written on it stays queued, as offline.
-    client = await openSyncClient(t, AppSchema, () => token(alice));
+    client = await openSyncClient(t, AppSchema, () => signMemberToken(t, alice));
     await client.db.waitForFirstSync();
   });
 
