@@ -127,6 +127,71 @@ describe.each(getDatabaseKinds())('profiles on %s', (kind) => {
     await updateRow(db, 'profiles', 'id', ada, { show_online_status: true });
   });
 
+  it('a private change leaves the public card as it was (nothing to send again); a public one rewrites it', async () => {
+    const cleo = await createMember(db, { name: 'Cleo', profile: { show_online_status: false } });
+    const card = async () =>
+      (
+        await db.query<{ updated_at: Date; bio: string | null }>(
+          'select updated_at, bio from public.public_profiles where id = $1',
+          [cleo],
+        )
+      ).rows[0]!;
+    const before = await card();
+    // Likes seen, a new zip code, last_seen while the online status is hidden: none of it is on the card.
+    for (const [column, value] of [
+      ['likes_seen_at', new Date().toISOString()],
+      ['zip_code', '1000'],
+      ['last_seen', new Date().toISOString()],
+    ] as const) {
+      await asActor(db, member(cleo), (tx) =>
+        tx.query(`update public.profiles set ${column} = $2 where id = $1`, [cleo, value]),
+      );
+    }
+    expect(await card()).toEqual(before);
+    await asActor(db, member(cleo), (tx) =>
+      tx.query('update public.profiles set bio = $2 where id = $1', [cleo, 'Ceramics']),
+    );
+    const after = await card();
+    expect(after.bio).toBe('Ceramics');
+    expect(after.updated_at.getTime()).toBeGreaterThan(before.updated_at.getTime());
+  });
+
+  it("likes_seen_at a member writes is never ahead of the server's clock and never goes back", async () => {
+    const dora = await createMember(db, { name: 'Dora' });
+    const write = (value: string | null) =>
+      asActor(db, member(dora), (tx) =>
+        tx.query('update public.profiles set likes_seen_at = $2 where id = $1', [dora, value]),
+      );
+    const read = async () =>
+      (
+        await db.query<{ seen: Date | null; now: Date }>(
+          'select likes_seen_at as seen, now() as now from public.profiles where id = $1',
+          [dora],
+        )
+      ).rows[0]!;
+    // A device clock a day ahead: kept as the server's now.
+    await write(new Date(Date.now() + 86_400_000).toISOString());
+    const clamped = await read();
+    expect(clamped.seen!.getTime()).toBeLessThanOrEqual(clamped.now.getTime());
+    expect(clamped.seen!.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    // An older value (another device, back online late) and a null leave it as it was.
+    await write(new Date(Date.now() - 3_600_000).toISOString());
+    expect((await read()).seen).toEqual(clamped.seen);
+    await write(null);
+    expect((await read()).seen).toEqual(clamped.seen);
+    // mark_likes_seen, the REST clients' way, still moves it on (compared in microseconds, by the database).
+    const { rows } = await db.query<{ seen: string }>(
+      'select likes_seen_at::text as seen from public.profiles where id = $1',
+      [dora],
+    );
+    await asActor(db, member(dora), (tx) => tx.query('select public.mark_likes_seen()'));
+    const later = await db.query<{ later: boolean }>(
+      'select likes_seen_at > $2::timestamptz as later from public.profiles where id = $1',
+      [dora, rows[0]!.seen],
+    );
+    expect(later.rows[0]?.later).toBe(true);
+  });
+
   it('an e-mail change in auth reaches the private profile', async () => {
     const id = await createMember(db, { email: 'old@example.test' });
     await db.query(`update auth.users set email = 'new@example.test' where id = $1`, [id]);
