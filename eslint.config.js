@@ -11,7 +11,6 @@ const FEATURE_SURFACES = [
   'calls/call-buttons\\.tsx',
   'games/game-thread-parts\\.tsx',
   'likes/like-limit-prompt\\.tsx',
-  'likes/likes-api\\.ts',
   'likes/likes-data\\.ts',
   'lovy/lovy-api\\.ts',
   'messages/messages-data\\.ts',

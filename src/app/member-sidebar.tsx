@@ -27,7 +27,6 @@ import { getMembershipLabel } from '../domain/subscription.ts';
 import { OnlineIndicator } from '../ui/online-indicator.tsx';
 import { ThemeMenu } from '../ui/theme-menu.tsx';
 import { toast } from '../ui/toast-store.ts';
-import { useUnreadLikesCount } from '../features/likes/likes-api.ts';
 import { MemberPhoto, parseList } from '../features/profile/member-photo.tsx';
 import { useUnreadCounts } from '../features/notifications/unread-store.ts';
 import { useShownEntitlement } from '../session/use-entitlement.ts';
@@ -106,7 +105,6 @@ function useOwnCard() {
 
 export function MemberNav({ expanded, onNavigate }: { expanded: boolean; onNavigate?: () => void }) {
   const entitlement = useShownEntitlement();
-  const { data: unread = 0 } = useUnreadLikesCount();
   const unreadCounts = useUnreadCounts();
   // Markers only once the plan is known (the last known one until the replica answers): a premium member never
   // sees them flash while the replica opens.
@@ -131,12 +129,12 @@ export function MemberNav({ expanded, onNavigate }: { expanded: boolean; onNavig
                 >
                   <l.icon aria-hidden="true" className="size-5 shrink-0" />
                   <span className={expanded ? 'flex-1' : 'sr-only'}>{l.label}</span>
-                  {l.badge === 'likes' && unread > 0 && (
+                  {l.badge === 'likes' && unreadCounts.likes > 0 && (
                     <span
                       className="rounded-full bg-primary px-1.5 text-xs text-white"
                       data-testid="likes-badge"
                     >
-                      {unread}
+                      {unreadCounts.likes}
                       <span className="sr-only"> new likes</span>
                     </span>
                   )}

@@ -2,7 +2,6 @@
 // counts as the sidebar. Hidden from md up, where the sidebar is.
 import { Heart, HeartHandshake, MessageCircle, Search, User, type LucideIcon } from 'lucide-react';
 import { NavLink } from 'react-router-dom';
-import { useUnreadLikesCount } from '../features/likes/likes-api.ts';
 import { useUnreadCounts } from '../features/notifications/unread-store.ts';
 
 const TABS: { label: string; to: string; icon: LucideIcon; badge?: 'likes' | 'messages' }[] = [
@@ -14,7 +13,6 @@ const TABS: { label: string; to: string; icon: LucideIcon; badge?: 'likes' | 'me
 ];
 
 export function MemberTabBar() {
-  const { data: likes = 0 } = useUnreadLikesCount();
   const unread = useUnreadCounts();
   return (
     <nav
@@ -23,7 +21,7 @@ export function MemberTabBar() {
     >
       <ul className="grid h-16 grid-cols-5">
         {TABS.map((t) => {
-          const count = t.badge === 'likes' ? likes : t.badge === 'messages' ? unread.messages : 0;
+          const count = t.badge === 'likes' ? unread.likes : t.badge === 'messages' ? unread.messages : 0;
           return (
             <li key={t.to}>
               <NavLink

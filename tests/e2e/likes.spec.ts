@@ -1,7 +1,8 @@
 // The likes page at both sizes: the likers as a grid of photos (two a row on a phone, three beside the sidebar),
 // a liker's whole profile opened by a tap on the photo (and from the More menu), a like back from it that makes
 // the match, a skip from the card, a block that asks first, and the block lifted again from Account settings.
-// Then offline: the likes open from the replica; a like back and a block made offline reach the server once back.
+// Then offline: the likes and the Likes badge open from the replica; opening the likes clears the badge, and that
+// "seen", a like back and a block made offline reach the server once back.
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from './support/accounts.ts';
 import { makeReadyForOffline } from './support/offline.ts';
@@ -211,7 +212,7 @@ for (const size of [
 /** The backend's API paths: while "offline" the context refuses them too (see offline-replica.spec.ts). */
 const API_ROUTE = /\/(?:auth\/v1|rest\/v1|storage\/v1|functions\/v1|sync|realtime\/v1)\//;
 
-test('offline, the likes open from the replica; a like back and a block wait to reach the server', async ({
+test('offline, the likes and their badge open from the replica; seen, a like back and a block wait to reach the server', async ({
   browser,
   request,
   baseURL,
@@ -229,23 +230,39 @@ test('offline, the likes open from the replica; a like back and a block wait to 
   const cards = page.getByTestId('received-like');
   await page.goto('/likes');
   await expect(cards).toHaveCount(2, { timeout: 20_000 });
-  await makeReadyForOffline(page, () => expect(cards).toHaveCount(2));
+  // A like that arrives while the member is elsewhere is counted on the Likes tab as it syncs.
+  const badge = page.getByTestId('tab-likes-badge');
+  await expect(badge).toHaveCount(0);
+  await page.getByRole('navigation', { name: 'Tabs' }).getByRole('link', { name: 'Discover' }).click();
+  Object.assign(likers, await seedLikers(request, auth, me, [['Kim', {}]]));
+  await expect(badge).toContainText('1', { timeout: 20_000 });
+  await makeReadyForOffline(page, () => expect(badge).toContainText('1'));
 
   // No network, the backend refused as well: the page opens with both likers from the replica.
   const context = page.context();
   await context.route(API_ROUTE, (route) => route.abort('internetdisconnected'));
   await context.setOffline(true);
   await page.reload();
-  await expect(cards).toHaveCount(2);
+  await expect(badge).toContainText('1');
+  // Opening the likes lists all three and clears the badge, offline, for good.
+  await page
+    .getByRole('navigation', { name: 'Tabs' })
+    .getByRole('link', { name: /^Likes/ })
+    .click();
+  await expect(cards).toHaveCount(3);
+  await expect(badge).toHaveCount(0);
+  await page.reload();
+  await expect(cards).toHaveCount(3);
+  await expect(badge).toHaveCount(0);
   await expect(cards.filter({ hasText: 'Ida' })).toContainText('London');
   await expect(page.getByRole('alert')).toHaveCount(0);
   // A like back is kept on the device and takes the card away at once.
   await cards.filter({ hasText: 'Ida' }).getByRole('button', { name: 'Like back' }).click();
   await expect(page.getByText("You've liked them back!")).toBeVisible();
-  await expect(cards).toHaveCount(1);
+  await expect(cards).toHaveCount(2);
   await page.reload();
-  await expect(cards).toHaveCount(1);
-  await expect(cards).toContainText('Jon');
+  await expect(cards).toHaveCount(2);
+  await expect(cards.filter({ hasText: 'Jon' })).toHaveCount(1);
   // A block too: Jon leaves the list at once.
   await cards.filter({ hasText: 'Jon' }).getByRole('button', { name: 'More actions' }).click();
   await page
@@ -254,7 +271,7 @@ test('offline, the likes open from the replica; a like back and a block wait to 
     .click();
   await page.getByRole('alertdialog', { name: 'Block Jon?' }).getByRole('button', { name: 'Block' }).click();
   await expect(page.getByText('User has been blocked successfully.')).toBeVisible();
-  await expect(cards).toHaveCount(0);
+  await expect(cards).toHaveCount(1);
 
   // Back online, it uploads: the server has the like back and the pair's match, and the popup says so (met
   // here, not put away by the page's handler).
@@ -284,6 +301,21 @@ test('offline, the likes open from the replica; a like back and a block wait to 
       `/rest/v1/user_interactions?select=id&user_id=eq.${likers['Jon']}&target_id=eq.${me}`,
     ),
   ).toEqual([]);
-  await expect(cards).toHaveCount(0);
+  // "Seen" reached the server too: it counts no new like, Kim's included.
+  const [seen] = await serviceGet<{ likes_seen_at: string | null }[]>(
+    request,
+    auth,
+    `/rest/v1/profiles?select=likes_seen_at&id=eq.${me}`,
+  );
+  const [kims] = await serviceGet<{ created_at: string }[]>(
+    request,
+    auth,
+    `/rest/v1/user_interactions?select=created_at&user_id=eq.${likers['Kim']}&target_id=eq.${me}`,
+  );
+  expect(Date.parse(String(seen?.likes_seen_at))).toBeGreaterThanOrEqual(
+    Date.parse(String(kims?.created_at)),
+  );
+  await expect(cards).toHaveCount(1);
+  await expect(badge).toHaveCount(0);
   await context.close();
 });

@@ -171,7 +171,7 @@ test('two members: profile with a photo, discovery, like and like back, match po
 
   // B sees the like (badge and likes page) and likes back.
   await findInDeck(b, idA);
-  await expect(b.getByTestId('likes-badge').first()).toBeVisible({ timeout: 90_000 });
+  await expect(b.getByTestId('likes-badge').first()).toBeVisible({ timeout: 30_000 });
   // The dashboard counts the like waiting for an answer, as the likes page lists it.
   await b.goto('/dashboard');
   await expect(b.getByTestId('stat-likes-waiting')).toHaveText('1', { timeout: 30_000 });

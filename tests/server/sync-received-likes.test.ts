@@ -1,16 +1,24 @@
 // The likes page reads the likes received from the replica (decision 0106): with the app's own schema and a
 // real @powersync/node client against the real rules and server, the page's query answers what the server's
 // get_received_likes answers (the same likers, cards and order), leaves out a like this device answered and
-// has not uploaded yet, and picks up a new like as it syncs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// has not uploaded yet, and picks up a new like as it syncs. The Likes badge is counted on the replica too, and
+// "seen" is a write to the member's row there that uploads through the app's own upload step (decision 0109).
+import { createClient } from '@supabase/supabase-js';
+import ws from 'ws';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { AbstractPowerSyncDatabase } from '@powersync/node';
+import { uploadCrudEntry } from '../../src/data/connector.ts';
 import { AppSchema } from '../../src/data/schema.ts';
 import {
+  markLikesSeen,
   RECEIVED_LIKES_SQL,
+  UNREAD_LIKES_SQL,
+  unreadLikesParams,
   receivedLikesParams,
   toReceivedLike,
+  type ReceivedLike,
   type ReceivedLikeRow,
 } from '../../src/features/likes/likes-data.ts';
-import type { ReceivedLike } from '../../src/features/likes/likes-api.ts';
 import { asActor, member } from '../support/as-role.ts';
 import { getDatabaseKinds } from '../support/test-databases.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
@@ -24,6 +32,9 @@ describe.each(getDatabaseKinds())('the likes received on a replica on %s', (kind
   const likers: Record<string, string> = {};
   let client: SyncClient;
   let gus: string;
+  let hal: string;
+  // This device uploads its writes until the last case, which needs one kept waiting (as offline).
+  let uploading = true;
 
   /** The page's first `limit` likes, as cards. */
   async function readPage(limit = 20): Promise<ReceivedLike[]> {
@@ -43,6 +54,16 @@ describe.each(getDatabaseKinds())('the likes received on a replica on %s', (kind
     );
     return result.rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
   }
+
+  /** The Likes badge on this device, and the server's count for REST clients. */
+  const countOnDevice = async () =>
+    (await client.db.get<{ n: number }>(UNREAD_LIKES_SQL, unreadLikesParams(alice))).n;
+  const countOnServer = async () =>
+    (
+      await asActor(t.db, member(alice), (tx) =>
+        tx.query<{ n: number }>('select public.get_unread_likes_count() as n'),
+      )
+    ).rows[0]?.n;
 
   const asInstants = (likes: ReceivedLike[]) =>
     likes.map((l) => ({ ...l, created_at: new Date(l.created_at).toISOString() }));
@@ -74,8 +95,24 @@ describe.each(getDatabaseKinds())('the likes received on a replica on %s', (kind
         likers['Dave'],
       ]),
     );
-    // Nothing uploads from this device: a like back written on it stays queued, as offline.
-    client = await openSyncClient(t, AppSchema, () => signMemberToken(t, alice));
+    // Writes upload as the app's connector sends them: one entry at a time through supabase-js.
+    const token = await signMemberToken(t, alice);
+    const rest = createClient(t.url, t.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: { transport: ws as never },
+      accessToken: async () => token,
+    });
+    const upload = async (db: AbstractPowerSyncDatabase) => {
+      if (!uploading) return;
+      const transaction = await db.getNextCrudTransaction();
+      if (!transaction) return;
+      for (const entry of transaction.crud) {
+        const { outcome, error } = await uploadCrudEntry(rest, entry);
+        if (outcome !== 'ok') throw new Error(`upload ${outcome}: ${JSON.stringify(error)}`);
+      }
+      await transaction.complete();
+    };
+    client = await openSyncClient(t, AppSchema, async () => token, upload);
     await client.db.waitForFirstSync();
   });
 
@@ -111,14 +148,47 @@ describe.each(getDatabaseKinds())('the likes received on a replica on %s', (kind
     expect(page.map((l) => l.liker_id)).toEqual([gus, likers['Fay'], likers['Erin'], likers['Bob']]);
   });
 
+  it('counts the likes new since the member last looked; "seen" clears it on the device at once and uploads', async () => {
+    // Nothing seen yet: the four likes listed are new, on the device as on the server.
+    expect(await countOnDevice()).toBe(4);
+    expect(await countOnServer()).toBe(4);
+    await markLikesSeen(client.db, alice);
+    expect(await countOnDevice()).toBe(0);
+    await waitFor(countOnServer, (n) => n === 0, 15_000, 20);
+    // The server's own time came back, and it still covers every like (no badge comes back).
+    await waitFor(
+      async () => (await client.db.get<{ n: number }>('select count(*) as n from ps_crud')).n,
+      (n) => n === 0,
+    );
+    expect(await countOnDevice()).toBe(0);
+    // Looking again with nothing new writes nothing.
+    await markLikesSeen(client.db, alice);
+    expect((await client.db.get<{ n: number }>('select count(*) as n from ps_crud')).n).toBe(0);
+    // A like after that is new on both.
+    hal = await createMember(t.db, { name: 'Hal', profile: { city: 'Faro' } });
+    await addInteraction(t.db, hal, alice);
+    expect(await waitFor(countOnDevice, (n) => n === 1, 15_000, 20)).toBe(1);
+    expect(await countOnServer()).toBe(1);
+    // A device whose clock runs an hour behind still covers the like it listed: it keeps the like's own time.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - 3_600_000 });
+    try {
+      await markLikesSeen(client.db, alice);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await countOnDevice()).toBe(0);
+    await waitFor(countOnServer, (n) => n === 0, 15_000, 20);
+  });
+
   // Last: a write waiting to upload holds back the next checkpoints (the SDK applies none over local changes).
   it('leaves out a like this device answered and has not uploaded yet', async () => {
+    uploading = false;
     await client.db.execute(
       `insert into user_interactions (id, user_id, target_id, interaction_type, created_at)
        values (?, ?, ?, 'like', ?)`,
       [crypto.randomUUID(), alice, likers['Fay'], new Date().toISOString()],
     );
-    expect((await readPage(3)).map((l) => l.liker_id)).toEqual([gus, likers['Erin'], likers['Bob']]);
+    expect((await readPage(3)).map((l) => l.liker_id)).toEqual([hal, gus, likers['Erin']]);
     // The server still lists Fay: the answer is this device's alone until it uploads.
     expect((await askServer()).map((l) => l.liker_id)).toContain(likers['Fay']);
   });

@@ -3,7 +3,7 @@
 import { BadgeCheck, Ban, Heart, Images, MapPin, User, X } from 'lucide-react';
 import { MoreMenu } from '../../ui/more-menu.tsx';
 import { MemberPhoto } from '../profile/member-photo.tsx';
-import type { ReceivedLike } from './likes-api.ts';
+import type { ReceivedLike } from './likes-data.ts';
 import { isNewLike } from './like-when.ts';
 
 export interface LikeActions {

@@ -5,7 +5,7 @@ import { ChipList } from '../../ui/chip-list.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { MemberPhotoStrip, ProfileHeading } from '../profile/member-profile-dialog.tsx';
 import { getLikerName, type LikeActions } from './like-card.tsx';
-import type { ReceivedLike } from './likes-api.ts';
+import type { ReceivedLike } from './likes-data.ts';
 import { describeLikeWhen } from './like-when.ts';
 
 export function LikeDetails({

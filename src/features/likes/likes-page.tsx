@@ -1,8 +1,8 @@
 // /likes: likes received as a grid of photos (a tap opens the liker's whole profile), like back, skip and block
-// (after a yes); marks them seen on opening. The likes are read from the replica (decision 0106), so the page
-// opens offline, a new like shows as it syncs and an answer (possibly still queued offline) takes its card away
-// at once; until the replica opens, the likes this device showed last paint in its place (decision 0104).
-import { useQueryClient } from '@tanstack/react-query';
+// (after a yes); marks them seen as it lists them. The likes are read from the replica (decision 0106), so the
+// page opens offline, a new like shows as it syncs and an answer (possibly still queued offline) takes its card
+// away at once; until the replica opens, the likes this device showed last paint in its place (decision 0104).
+// "Seen" is a replica write too (decision 0109): the Likes badge clears at once, offline as well.
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Heart } from 'lucide-react';
@@ -10,23 +10,29 @@ import { useAuth } from '../../session/auth-context.tsx';
 import { openReplica } from '../../data/replica.tsx';
 import { useSnapshotRows } from '../../data/snapshot-rows.ts';
 import { toast } from '../../ui/toast-store.ts';
+import { useUnreadCounts } from '../notifications/unread-store.ts';
 import { BLOCK_REASON_LIKES, blockMember } from '../reports/report-api.ts';
 import { BlockConfirmDialog } from '../reports/report-dialog.tsx';
 import { getLikerName, LikeCard } from './like-card.tsx';
 import { LikeDetails } from './like-details.tsx';
 import { useLikeLimit } from './like-limit-prompt.tsx';
-import { LIKES_PAGE_SIZE, UNREAD_LIKES_KEY, useMarkLikesSeen, type ReceivedLike } from './likes-api.ts';
-import { toReceivedLike, useReceivedLikes, writeInteraction } from './likes-data.ts';
+import {
+  LIKES_PAGE_SIZE,
+  markLikesSeen,
+  toReceivedLike,
+  useReceivedLikes,
+  writeInteraction,
+  type ReceivedLike,
+} from './likes-data.ts';
 
 export default function LikesPage() {
   const { user } = useAuth();
   const me = user?.id ?? '';
-  const qc = useQueryClient();
   // The page grows by LIKES_PAGE_SIZE each time its end scrolls into view.
   const [limit, setLimit] = useState(LIKES_PAGE_SIZE);
   const likes = useReceivedLikes(me, limit);
   const shown = useSnapshotRows('likes', me, likes);
-  const markSeen = useMarkLikesSeen();
+  const { likes: unseen } = useUnreadCounts();
   const likeLimit = useLikeLimit(me);
   const [hidden, setHidden] = useState<Set<string>>(new Set());
   // Whose profile is open (by liker, so a refreshed list keeps it open) and whose block awaits a yes.
@@ -34,10 +40,13 @@ export default function LikesPage() {
   const [blocking, setBlocking] = useState<ReceivedLike>();
   const sentinel = useRef<HTMLDivElement>(null);
 
-  const { mutate: markSeenNow } = markSeen;
+  // Likes the replica lists are seen: on opening, and a like that arrives while the page is open.
   useEffect(() => {
-    markSeenNow();
-  }, [markSeenNow]);
+    if (!shown.fromReplica || unseen === 0 || !me) return;
+    void openReplica(me)
+      .then((db) => markLikesSeen(db, me))
+      .catch((e: unknown) => console.debug('[likes] not marked seen', e));
+  }, [shown.fromReplica, unseen, me]);
 
   // More to list when the replica filled the page it was asked for.
   const hasMore = shown.fromReplica && likes.data.length >= limit;
@@ -53,18 +62,12 @@ export default function LikesPage() {
     return () => io.disconnect();
   }, [hasMore, loadingMore]);
 
-  // The list follows the replica by itself; the sidebar's unread count is the server's.
-  function refresh() {
-    void qc.invalidateQueries({ queryKey: UNREAD_LIKES_KEY });
-  }
-
   async function likeBack(like: ReceivedLike) {
     try {
       // A like back is a like: the free daily limit applies to it too.
       if (!(await likeLimit.mayLike())) return;
       await writeInteraction(await openReplica(me), me, like.liker_id, 'like');
       toast({ title: 'Like sent back!', description: "You've liked them back!" });
-      refresh();
     } catch {
       toast({
         title: 'Error',
@@ -77,7 +80,6 @@ export default function LikesPage() {
   async function skip(like: ReceivedLike) {
     try {
       await writeInteraction(await openReplica(me), me, like.liker_id, 'skip');
-      refresh();
     } catch {
       toast({
         title: 'Error',
@@ -92,7 +94,6 @@ export default function LikesPage() {
       await blockMember(await openReplica(me), me, like.liker_id, BLOCK_REASON_LIKES);
       setHidden((h) => new Set(h).add(like.liker_id));
       toast({ title: 'User blocked', description: 'User has been blocked successfully.' });
-      refresh();
     } catch {
       toast({
         title: 'Error',
