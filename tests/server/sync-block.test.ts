@@ -9,6 +9,7 @@ import { asActor, member } from '../support/as-role.ts';
 import { getDatabaseKinds } from '../support/test-databases.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { addInteraction, createMember, grantPremium, makeMatch } from '../sql/support/members.ts';
+import { signMemberToken } from './realtime-support.ts';
 import { openSyncClient, waitFor, type SyncClient } from './sync-support.ts';
 
 const schema = new Schema({
@@ -65,11 +66,7 @@ describe.each(getDatabaseKinds())('blocks and unmatches on replicas on %s', (kin
   const pairs: Record<string, Pair> = {};
   const clients: Record<string, SyncClient> = {};
 
-  const token = (sub: string) =>
-    t.server.ctx.keys.sign(
-      { role: 'authenticated', sub, email: `${sub}@example.test`, aud: 'authenticated' } as never,
-      3600,
-    );
+  const token = (sub: string) => signMemberToken(t, sub);
 
   async function readReplica(c: SyncClient): Promise<Replica> {
     const out = {} as Replica;

@@ -7,6 +7,7 @@ import { asActor, member } from '../support/as-role.ts';
 import { getDatabaseKinds } from '../support/test-databases.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { createMember, makeMatch } from '../sql/support/members.ts';
+import { signMemberToken } from './realtime-support.ts';
 import { openSyncClient, waitFor, type SyncClient } from './sync-support.ts';
 
 const schema = new Schema({
@@ -60,8 +61,7 @@ describe.each(getDatabaseKinds())('offline game rounds on %s', (kind) => {
     await tx.complete();
   };
 
-  const token = (sub: string) =>
-    t.server.ctx.keys.sign({ role: 'authenticated', sub, aud: 'authenticated' } as never, 3600);
+  const token = (sub: string) => signMemberToken(t, sub);
 
   beforeAll(async () => {
     t = await startTestServer(kind);

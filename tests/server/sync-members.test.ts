@@ -7,6 +7,7 @@ import { asActor, member } from '../support/as-role.ts';
 import { getDatabaseKinds } from '../support/test-databases.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { createMember, makeMatch, updateRow } from '../sql/support/members.ts';
+import { signMemberToken } from './realtime-support.ts';
 import { openSyncClient, waitFor, type SyncClient } from './sync-support.ts';
 
 const schema = new Schema({
@@ -60,11 +61,7 @@ describe.each(getDatabaseKinds())('member replicas on %s', (kind) => {
   let aliceClient: SyncClient;
   let bobClient: SyncClient;
 
-  const token = (sub: string) =>
-    t.server.ctx.keys.sign(
-      { role: 'authenticated', sub, email: `${sub}@example.test`, aud: 'authenticated' } as never,
-      3600,
-    );
+  const token = (sub: string) => signMemberToken(t, sub);
 
   /** While set, uploads wait for it (a slow network between the device and the server). */
   let uploadGate: Promise<void> | undefined;
