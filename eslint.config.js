@@ -18,6 +18,7 @@ const FEATURE_SURFACES = [
   'notifications/unread-store\\.ts',
   'profile/member-photo\\.tsx',
   'profile/member-profile-dialog\\.tsx',
+  'profile/own-card-store\\.ts',
   'profile/profile-rules\\.ts',
   'reports/report-api\\.ts',
   'reports/report-dialog\\.tsx',

@@ -1,5 +1,4 @@
 // The member sidebar of spec §2: grouped links, likes badge, premium markers, the member's card, Upgrade Now and Sign Out.
-import { useQuery } from '@tanstack/react-query';
 import {
   Bell,
   BookOpen,
@@ -27,7 +26,8 @@ import { getMembershipLabel } from '../domain/subscription.ts';
 import { OnlineIndicator } from '../ui/online-indicator.tsx';
 import { ThemeMenu } from '../ui/theme-menu.tsx';
 import { toast } from '../ui/toast-store.ts';
-import { MemberPhoto, parseList } from '../features/profile/member-photo.tsx';
+import { MemberPhoto } from '../features/profile/member-photo.tsx';
+import { useOwnCard } from '../features/profile/own-card-store.ts';
 import { useUnreadCounts } from '../features/notifications/unread-store.ts';
 import { useShownEntitlement } from '../session/use-entitlement.ts';
 
@@ -81,27 +81,6 @@ export const MEMBER_NAV_GROUPS: { group: string; items: NavItem[] }[] = [
     ],
   },
 ];
-
-/** The member's own name and first photo for the sidebar (fresh 10 minutes, kept 30). */
-function useOwnCard() {
-  const { user } = useAuth();
-  return useQuery({
-    queryKey: ['own-card', user?.id],
-    enabled: !!user,
-    staleTime: 10 * 60 * 1000,
-    gcTime: 30 * 60 * 1000,
-    queryFn: async () => {
-      const sb = await getSupabase();
-      const { data, error } = await sb
-        .from('profiles')
-        .select('name, photos')
-        .eq('id', user!.id)
-        .maybeSingle();
-      if (error) throw error;
-      return { name: (data?.name as string | null) ?? null, photos: parseList(data?.photos) };
-    },
-  });
-}
 
 export function MemberNav({ expanded, onNavigate }: { expanded: boolean; onNavigate?: () => void }) {
   const entitlement = useShownEntitlement();
@@ -193,14 +172,18 @@ export function useSidebarSignOut(): () => Promise<void> {
 
 export function SidebarAccount({ expanded }: { expanded: boolean }) {
   const { user } = useAuth();
-  const { data: card } = useOwnCard();
+  const card = useOwnCard(user?.id);
   const entitlement = useShownEntitlement();
   const signOut = useSidebarSignOut();
   const name = card?.name?.trim() || 'Welcome!';
   return (
     <div className="space-y-2 border-t border-border p-2">
       <div className="flex items-center gap-2">
-        <MemberPhoto path={card?.photos[0]} alt="" className="size-9 shrink-0 rounded-full object-cover" />
+        <MemberPhoto
+          path={card?.photo ?? undefined}
+          alt=""
+          className="size-9 shrink-0 rounded-full object-cover"
+        />
         <div className={expanded ? 'min-w-0' : 'sr-only'}>
           <p className="truncate text-sm font-medium" data-testid="sidebar-name">
             {name}

@@ -289,12 +289,17 @@ test('signing out clears the replica, so the next member on the device sees only
   test.setTimeout(120_000);
   await prepareDevice(page);
   const first = await signUpWithReplica(page, request, 'first');
-  // The match list keeps what it showed for the next start (its screen snapshot): it goes with the replica.
+  // The match list and the sidebar's card keep what they showed for the next start (screen snapshots): they go
+  // with the replica.
   await page.goto('/match-list');
   await expect(page.getByText('No matches yet.')).toBeVisible({ timeout: 20_000 });
   const snapshotKeys = () =>
-    page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('heartsync.screen.')));
-  await expect.poll(snapshotKeys).toEqual(['heartsync.screen.match-list']);
+    page.evaluate(() =>
+      Object.keys(localStorage)
+        .filter((k) => k.startsWith('heartsync.screen.'))
+        .sort(),
+    );
+  await expect.poll(snapshotKeys).toEqual(['heartsync.screen.match-list', 'heartsync.screen.own-card']);
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect

@@ -65,6 +65,8 @@ test('profile edits made offline stay pending across a reload and land once back
   await page.getByLabel('Date of birth').fill('1990-02-03');
   await page.getByLabel('Gender').selectOption('woman');
   await page.getByRole('button', { name: 'Save and continue' }).click();
+  // The sidebar's card follows the saved name at once.
+  await expect(page.getByTestId('sidebar-name')).toHaveText('Olga Offline');
   await page.getByRole('button', { name: 'Continue without photos' }).click();
   await page.getByRole('button', { name: 'Save and continue' }).click();
   await expect(page.getByRole('heading', { name: 'Where you are' })).toBeVisible();
@@ -107,6 +109,7 @@ test('profile edits made offline stay pending across a reload and land once back
 
   // Offline: the city list still loads (it ships with the app), edits save to the device and show as pending.
   await pickCity(page, 'zurich', 'Zürich, Zurich, Switzerland');
+  await page.getByLabel('Name').fill('Olga Onthego');
   await page.getByLabel('Bio').fill('Written offline on a slow train.');
   // Interests are chips: typed with commas, each added once.
   await page.getByLabel('Add interests').fill('hiking, jazz, hiking');
@@ -119,6 +122,7 @@ test('profile edits made offline stay pending across a reload and land once back
   await page.getByRole('button', { name: 'Save profile' }).click();
   await expect(page.getByText('Kept on this device; it uploads when you are back online.')).toBeVisible();
   await expect(page.getByText(PENDING_OFFLINE).first()).toBeVisible();
+  await expect(page.getByTestId('sidebar-name')).toHaveText('Olga Onthego');
   await page.getByLabel('Minimum age').fill('30');
   await page.getByRole('button', { name: 'Save preferences' }).click();
   await expect(page.getByText(PENDING_OFFLINE)).toHaveCount(2);
@@ -139,6 +143,7 @@ test('profile edits made offline stay pending across a reload and land once back
   // A reload offline shows the device's version, still pending; the server has not seen it.
   await page.reload();
   await expect(page.getByLabel('Bio')).toHaveValue('Written offline on a slow train.', { timeout: 30_000 });
+  await expect(page.getByTestId('sidebar-name')).toHaveText('Olga Onthego');
   await expect(page.getByRole('list', { name: 'Interests' }).getByRole('listitem')).toHaveText([
     'hiking',
     'jazz',
@@ -162,9 +167,10 @@ test('profile edits made offline stay pending across a reload and land once back
     await getServerRow(
       request,
       auth,
-      `profiles?id=eq.${id}&select=bio,interests,height,city,state,country,location_lat,location_lng`,
+      `profiles?id=eq.${id}&select=name,bio,interests,height,city,state,country,location_lat,location_lng`,
     ),
   ).toEqual({
+    name: 'Olga Onthego',
     bio: 'Written offline on a slow train.',
     interests: ['hiking', 'jazz'],
     height: 172.5,

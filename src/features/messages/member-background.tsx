@@ -1,6 +1,6 @@
 // Background work of the member area inside the replica provider (loaded lazily with it): delivery receipts,
-// browser notifications for new messages, the unread counts (notifications, messages, new likes) and the plan
-// the sidebar shows, and the member's own
+// browser notifications for new messages, the unread counts (notifications, messages, new likes), the member's
+// own name and photo and the plan the sidebar shows, and the member's own
 // "Show my online status" for presence (which runs in the layout, outside the provider).
 import { useEffect } from 'react';
 import { useAuth } from '../../session/auth-context.tsx';
@@ -10,6 +10,8 @@ import { EntitlementPublisher } from '../../app/entitlement-publisher.tsx';
 import { useUnreadLikesCount } from '../likes/likes-data.ts';
 import { useUnreadNotificationCount } from '../notifications/notifications-data.ts';
 import { NO_UNREAD, publishUnreadCounts } from '../notifications/unread-store.ts';
+import { parseList } from '../profile/member-photo.tsx';
+import { publishOwnCard } from '../profile/own-card-store.ts';
 import { MessageWatcher } from './message-watcher.tsx';
 import { useUnreadMessageCount } from './messages-data.ts';
 
@@ -22,15 +24,25 @@ function UnreadCountsPublisher({ me }: { me: string }) {
   return null;
 }
 
-function OnlineStatusPublisher({ me }: { me: string }) {
-  const { data } = useQuery<{ show_online_status: number | null }>(
-    'select show_online_status from profiles where id = ?',
-    [me],
-  );
-  const value = data[0]?.show_online_status;
+/** The member's own row: "Show my online status" for presence, name and first photo for the sidebar. */
+function OwnRowPublisher({ me }: { me: string }) {
+  const { data } = useQuery<{
+    show_online_status: number | null;
+    name: string | null;
+    photos: string | null;
+  }>('select show_online_status, name, photos from profiles where id = ?', [me]);
+  const row = data[0];
+  const value = row?.show_online_status;
   const show = value === undefined || value === null ? undefined : value === 1;
   useEffect(() => publishShowOnlineStatus(show), [show]);
   useEffect(() => () => publishShowOnlineStatus(undefined), []);
+  // Before the first sync the row is not on this device yet: the sidebar keeps what it showed last.
+  const name = row ? row.name : undefined;
+  const photo = row ? (parseList(row.photos)[0] ?? null) : undefined;
+  useEffect(() => {
+    if (name !== undefined && photo !== undefined) publishOwnCard(me, { name, photo });
+  }, [me, name, photo]);
+  useEffect(() => () => publishOwnCard(me, undefined), [me]);
   return null;
 }
 
@@ -41,7 +53,7 @@ export default function MemberBackground() {
     <>
       <MessageWatcher />
       <UnreadCountsPublisher me={user.id} />
-      <OnlineStatusPublisher me={user.id} />
+      <OwnRowPublisher me={user.id} />
       <EntitlementPublisher me={user.id} />
     </>
   );
