@@ -41,6 +41,18 @@ for (const viewport of [
     const welcome = page.getByRole('status').filter({ hasText: "Hi, I'm Lovy" });
     const launcher = page.getByRole('button', { name: 'Lovy', exact: true });
     await expect(welcome).toBeVisible();
+    // It opens into the page: never over the sidebar, never off the screen.
+    const bubble = (await welcome.boundingBox())!;
+    // The sidebar is there from 768 px on; on a phone the page starts at the screen's edge.
+    const pageStart =
+      viewport.width < 768
+        ? 0
+        : await page
+            .getByRole('complementary', { name: 'Sidebar' })
+            .boundingBox()
+            .then((box) => box!.x + box!.width);
+    expect(bubble.x).toBeGreaterThanOrEqual(pageStart);
+    expect(bubble.x + bubble.width).toBeLessThanOrEqual(viewport.width);
     expect(await page.evaluate(() => localStorage.getItem('heartsync.lovyWelcomeShown'))).not.toBeNull();
     await page.reload();
     await expect(launcher).toBeVisible();

@@ -72,10 +72,12 @@ export function LovyLauncher() {
         {/* Icon only on a phone, where the header also holds the menu, the theme and Sign Out. */}
         <span className="sr-only md:not-sr-only">Lovy</span>
       </button>
+      {/* Under the launcher, opening into the page: leftwards on a phone (the launcher sits at the header's right
+          end), rightwards beside the sidebar (where it sits at the header's left end). */}
       {welcome && !open && (
         <p
           role="status"
-          className="absolute right-0 top-full z-40 mt-2 w-64 rounded-lg border border-border bg-card p-3 text-sm shadow-lg"
+          className="absolute right-0 top-full z-40 md:left-0 md:right-auto mt-2 w-64 rounded-lg border border-border bg-card p-3 text-sm shadow-lg"
         >
           Hi, I&apos;m Lovy, your dating assistant. Ask me anything about profiles, first messages or dates.
         </p>
