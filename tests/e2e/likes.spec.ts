@@ -236,6 +236,12 @@ test('offline, the likes and their badge open from the replica; seen, a like bac
   await page.getByRole('navigation', { name: 'Tabs' }).getByRole('link', { name: 'Discover' }).click();
   Object.assign(likers, await seedLikers(request, auth, me, [['Kim', {}]]));
   await expect(badge).toContainText('1', { timeout: 20_000 });
+  // A page load shows the count this device showed last while the replica opens.
+  await holdReplicaOnNextLoad(page);
+  await page.reload();
+  await expect(badge).toContainText('1');
+  expect(await replicaHasOpened(page)).toBe(false);
+  await releaseReplica(page);
   await makeReadyForOffline(page, () => expect(badge).toContainText('1'));
 
   // No network, the backend refused as well: the page opens with both likers from the replica.

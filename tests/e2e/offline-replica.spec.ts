@@ -289,8 +289,8 @@ test('signing out clears the replica, so the next member on the device sees only
   test.setTimeout(120_000);
   await prepareDevice(page);
   const first = await signUpWithReplica(page, request, 'first');
-  // The match list and the sidebar's card keep what they showed for the next start (screen snapshots): they go
-  // with the replica.
+  // The match list, the sidebar's card and the unread counts keep what they showed for the next start (screen
+  // snapshots): they go with the replica.
   await page.goto('/match-list');
   await expect(page.getByText('No matches yet.')).toBeVisible({ timeout: 20_000 });
   const snapshotKeys = () =>
@@ -299,7 +299,9 @@ test('signing out clears the replica, so the next member on the device sees only
         .filter((k) => k.startsWith('heartsync.screen.'))
         .sort(),
     );
-  await expect.poll(snapshotKeys).toEqual(['heartsync.screen.match-list', 'heartsync.screen.own-card']);
+  await expect
+    .poll(snapshotKeys)
+    .toEqual(['heartsync.screen.match-list', 'heartsync.screen.own-card', 'heartsync.screen.unread']);
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect

@@ -5,7 +5,13 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
 import { acceptNecessaryCookies, makeEmail, signIn, signUpAndConfirm } from './support/accounts.ts';
 import { makeReadyForOffline } from './support/offline.ts';
-import { queryReplica, type ReplicaHandle } from './support/replica.ts';
+import {
+  holdReplicaOnNextLoad,
+  queryReplica,
+  releaseReplica,
+  replicaHasOpened,
+  type ReplicaHandle,
+} from './support/replica.ts';
 import { getMemberId, getServiceAuth, serviceHeaders, type ServiceAuth } from './support/service-role.ts';
 
 const PENDING_OFFLINE = 'Saved on this device. Your changes upload when you are back online.';
@@ -65,8 +71,13 @@ test('profile edits made offline stay pending across a reload and land once back
   await page.getByLabel('Date of birth').fill('1990-02-03');
   await page.getByLabel('Gender').selectOption('woman');
   await page.getByRole('button', { name: 'Save and continue' }).click();
-  // The sidebar's card follows the saved name at once.
+  // The sidebar's card follows the saved name at once, and a page load shows it before the replica opens.
   await expect(page.getByTestId('sidebar-name')).toHaveText('Olga Offline');
+  await holdReplicaOnNextLoad(page);
+  await page.reload();
+  await expect(page.getByTestId('sidebar-name')).toHaveText('Olga Offline');
+  expect(await replicaHasOpened(page)).toBe(false);
+  await releaseReplica(page);
   await page.getByRole('button', { name: 'Continue without photos' }).click();
   await page.getByRole('button', { name: 'Save and continue' }).click();
   await expect(page.getByRole('heading', { name: 'Where you are' })).toBeVisible();

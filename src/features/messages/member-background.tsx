@@ -9,18 +9,22 @@ import { useQuery } from '../../data/replica.tsx';
 import { EntitlementPublisher } from '../../app/entitlement-publisher.tsx';
 import { useUnreadLikesCount } from '../likes/likes-data.ts';
 import { useUnreadNotificationCount } from '../notifications/notifications-data.ts';
-import { NO_UNREAD, publishUnreadCounts } from '../notifications/unread-store.ts';
+import { publishUnreadCounts } from '../notifications/unread-store.ts';
 import { parseList } from '../profile/member-photo.tsx';
 import { publishOwnCard } from '../profile/own-card-store.ts';
 import { MessageWatcher } from './message-watcher.tsx';
 import { useUnreadMessageCount } from './messages-data.ts';
 
 function UnreadCountsPublisher({ me }: { me: string }) {
-  const notifications = useUnreadNotificationCount(me) ?? 0;
-  const messages = useUnreadMessageCount(me) ?? 0;
-  const likes = useUnreadLikesCount(me) ?? 0;
-  useEffect(() => publishUnreadCounts({ notifications, messages, likes }), [notifications, messages, likes]);
-  useEffect(() => () => publishUnreadCounts(NO_UNREAD), []);
+  const notifications = useUnreadNotificationCount(me);
+  const messages = useUnreadMessageCount(me);
+  const likes = useUnreadLikesCount(me);
+  // Once all three are counted: until then the badges show what this device showed last.
+  useEffect(() => {
+    if (notifications === undefined || messages === undefined || likes === undefined) return;
+    publishUnreadCounts(me, { notifications, messages, likes });
+  }, [me, notifications, messages, likes]);
+  useEffect(() => () => publishUnreadCounts(me, undefined), [me]);
   return null;
 }
 

@@ -1,5 +1,7 @@
-// Unread counts for the sidebar, which sits outside the replica provider: published from inside it, read anywhere.
-import { createStore, useStore } from '../../ui/external-store.ts';
+// Unread counts for the sidebar and the tab bar, which sit outside the replica provider: published from inside
+// it (member-background.tsx), read anywhere; until the replica answers, the counts this device showed last.
+import { createSnapshotValue } from '../../data/snapshot-value.ts';
+import { useAuth } from '../../session/auth-context.tsx';
 
 export interface UnreadCounts {
   notifications: number;
@@ -10,15 +12,24 @@ export interface UnreadCounts {
 
 export const NO_UNREAD: UnreadCounts = { notifications: 0, messages: 0, likes: 0 };
 
-const counts = createStore<UnreadCounts>(NO_UNREAD);
+const isCount = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
-export function publishUnreadCounts(next: UnreadCounts): void {
-  const now = counts.get();
-  if (next.notifications === now.notifications && next.messages === now.messages && next.likes === now.likes)
-    return;
-  counts.set(next);
-}
+const unread = createSnapshotValue<UnreadCounts>(
+  'unread',
+  (v): v is UnreadCounts =>
+    typeof v === 'object' &&
+    v !== null &&
+    isCount((v as UnreadCounts).notifications) &&
+    isCount((v as UnreadCounts).messages) &&
+    isCount((v as UnreadCounts).likes),
+  (a, b) => a.notifications === b.notifications && a.messages === b.messages && a.likes === b.likes,
+);
 
+/** The counts on `me`'s replica now; undefined when the replica has gone. */
+export const publishUnreadCounts = unread.publish;
+
+/** The signed-in member's unread counts (none while nothing is known). */
 export function useUnreadCounts(): UnreadCounts {
-  return useStore(counts);
+  const { user } = useAuth();
+  return unread.useValue(user?.id) ?? NO_UNREAD;
 }
