@@ -57,6 +57,13 @@ test('a new device says it is loading, not that nothing is there, until its firs
     await page.goto('/agent-settings');
     await expect(page.getByText('Loading your agents...')).toBeVisible();
     await expect(page.getByText('No agents yet')).toHaveCount(0);
+
+    // My Profile waits for the member's own row (its form saves over it): its heading and the shapes of its
+    // sections, never an empty form that reads as if her name were lost.
+    await page.goto('/profile');
+    await expect(page.getByRole('heading', { level: 1, name: 'My Profile' })).toBeVisible();
+    await expect(page.getByRole('status', { name: 'Loading your profile' })).toBeVisible();
+    await expect(page.getByLabel('Name')).toHaveCount(0);
     const streamsPassed = () => net.forwarded.filter((r) => r.path === SYNC_STREAM).length;
     expect(streamsPassed(), 'no sync stream went through while the screens were looked at').toBe(0);
 
@@ -82,6 +89,8 @@ test('a new device says it is loading, not that nothing is there, until its firs
     await expect(
       page.getByRole('list', { name: 'New matches' }).getByRole('button', { name: /Omar/ }),
     ).toBeVisible({ timeout: 30_000 });
+    await page.goto('/profile');
+    await expect(page.getByLabel('Name')).toHaveValue('Nina Example', { timeout: 30_000 });
     await page.goto('/dashboard');
     await expect(page.getByTestId('stat-matches')).toHaveText('1');
   } finally {

@@ -109,8 +109,22 @@ export default function ProfilePage({ builder = false }: { builder?: boolean }) 
   // device there is nothing to edit: a blank form read as if the name and everything else were lost, and a
   // photo added then was refused for the missing name. Waiting on the first sync alone was not enough: the
   // engine reports it a moment before the page's query has read its rows. The form starts from the row.
-  if (!row) return <p className="p-8">Loading...</p>;
+  if (!row) return <ProfileLoading builder={builder} />;
   return <ProfileEditor builder={builder} me={me} row={row} />;
+}
+
+/** The page's heading and the shapes of its sections while the member's row is on its way to this device. */
+function ProfileLoading({ builder }: { builder: boolean }) {
+  return (
+    <main id="main" className="mx-auto max-w-3xl space-y-4 p-4 md:p-8">
+      <h1 className="text-3xl font-bold">{builder ? 'Build your profile' : 'My Profile'}</h1>
+      <div role="status" aria-label="Loading your profile" className="space-y-4">
+        {['h-20', 'h-56', 'h-96'].map((height) => (
+          <div key={height} className={`${height} rounded-xl bg-subtle motion-safe:animate-pulse`} />
+        ))}
+      </div>
+    </main>
+  );
 }
 
 function ProfileEditor({ builder, me, row }: { builder: boolean; me: string; row: ReplicaRow<'profiles'> }) {
