@@ -24,3 +24,22 @@ export class MemoryStorage implements Storage {
     this.items.clear();
   }
 }
+
+/**
+ * Gives the code under test a `window.localStorage` of its own before each case (a new, empty store), and takes
+ * the window away after it; returns a getter for the case's store.
+ */
+export function withMemoryLocalStorage(hooks: {
+  beforeEach: (fn: () => void) => void;
+  afterEach: (fn: () => void) => void;
+}): () => MemoryStorage {
+  let storage = new MemoryStorage();
+  hooks.beforeEach(() => {
+    storage = new MemoryStorage();
+    (globalThis as unknown as { window: unknown }).window = { localStorage: storage };
+  });
+  hooks.afterEach(() => {
+    delete (globalThis as unknown as { window?: unknown }).window;
+  });
+  return () => storage;
+}

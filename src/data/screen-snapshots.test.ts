@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryStorage } from './memory-storage.test-support.ts';
+import { withMemoryLocalStorage } from './memory-storage.test-support.ts';
 import {
   clearScreenSnapshots,
   readScreenSnapshot,
@@ -8,14 +8,7 @@ import {
 } from './screen-snapshots.ts';
 
 describe('screen snapshots', () => {
-  let storage: MemoryStorage;
-  beforeEach(() => {
-    storage = new MemoryStorage();
-    (globalThis as unknown as { window: unknown }).window = { localStorage: storage };
-  });
-  afterEach(() => {
-    delete (globalThis as unknown as { window?: unknown }).window;
-  });
+  const storage = withMemoryLocalStorage({ beforeEach, afterEach });
 
   it("gives a member back the rows last shown to them, and never another member's", () => {
     saveScreenSnapshot('match-list', 'ann', [{ id: 'm1', name: 'Bo' }]);
@@ -39,12 +32,12 @@ describe('screen snapshots', () => {
   });
 
   it('reads nothing from a damaged value, and a full storage changes nothing', () => {
-    storage.setItem('heartsync.screen.match-list', '{not json');
+    storage().setItem('heartsync.screen.match-list', '{not json');
     expect(readScreenSnapshot('match-list', 'ann')).toBeUndefined();
-    storage.setItem('heartsync.screen.match-list', JSON.stringify({ userId: 'ann', rows: 'x' }));
+    storage().setItem('heartsync.screen.match-list', JSON.stringify({ userId: 'ann', rows: 'x' }));
     expect(readScreenSnapshot('match-list', 'ann')).toBeUndefined();
     saveScreenSnapshot('match-list', 'ann', [{ id: 'm1' }]);
-    storage.full = true;
+    storage().full = true;
     expect(() => saveScreenSnapshot('match-list', 'ann', [{ id: 'm2' }])).not.toThrow();
     expect(readScreenSnapshot('match-list', 'ann')).toEqual([{ id: 'm1' }]);
   });
@@ -52,11 +45,11 @@ describe('screen snapshots', () => {
   it("clears every screen's snapshot and nothing else", () => {
     saveScreenSnapshot('match-list', 'ann', [{ id: 'm1' }]);
     saveScreenSnapshot('likes', 'ann', [{ id: 'l1' }]);
-    storage.setItem('heartsync.replicaOwner', 'ann');
+    storage().setItem('heartsync.replicaOwner', 'ann');
     clearScreenSnapshots();
     expect(readScreenSnapshot('match-list', 'ann')).toBeUndefined();
     expect(readScreenSnapshot('likes', 'ann')).toBeUndefined();
-    expect(storage.getItem('heartsync.replicaOwner')).toBe('ann');
+    expect(storage().getItem('heartsync.replicaOwner')).toBe('ann');
   });
 
   it('does nothing without a storage', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryStorage } from './memory-storage.test-support.ts';
+import { withMemoryLocalStorage } from './memory-storage.test-support.ts';
 import { clearScreenSnapshots, saveScreenSnapshot } from './screen-snapshots.ts';
 import { createSnapshotValue } from './snapshot-value.ts';
 
@@ -11,14 +11,7 @@ const isCounts = (v: unknown): v is Counts =>
   typeof v === 'object' && v !== null && typeof (v as Counts).n === 'number';
 
 describe('a value published from the replica and kept as a snapshot', () => {
-  let storage: MemoryStorage;
-  beforeEach(() => {
-    storage = new MemoryStorage();
-    (globalThis as unknown as { window: unknown }).window = { localStorage: storage };
-  });
-  afterEach(() => {
-    delete (globalThis as unknown as { window?: unknown }).window;
-  });
+  const storage = withMemoryLocalStorage({ beforeEach, afterEach });
 
   it('gives the published value to its member only, and what the device showed last after a reload', () => {
     const value = createSnapshotValue<Counts>('t-counts', isCounts, (a, b) => a.n === b.n);
@@ -58,10 +51,10 @@ describe('a value published from the replica and kept as a snapshot', () => {
   it('writes the snapshot only when the value changes', () => {
     const value = createSnapshotValue<Counts>('t-writes', isCounts, (a, b) => a.n === b.n);
     value.publish('ann', { n: 1 });
-    storage.removeItem('heartsync.screen.t-writes');
+    storage().removeItem('heartsync.screen.t-writes');
     value.publish('ann', { n: 1 });
-    expect(storage.getItem('heartsync.screen.t-writes')).toBeNull();
+    expect(storage().getItem('heartsync.screen.t-writes')).toBeNull();
     value.publish('ann', { n: 2 });
-    expect(storage.getItem('heartsync.screen.t-writes')).not.toBeNull();
+    expect(storage().getItem('heartsync.screen.t-writes')).not.toBeNull();
   });
 });
