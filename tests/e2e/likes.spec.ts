@@ -227,6 +227,15 @@ test('offline, the likes and their badge open from the replica; seen, a like bac
     ['Ida', {}],
     ['Jon', {}],
   ]);
+  // The installed app's icon badge, as the page sets it (the App Badging API, recorded here).
+  await page.addInitScript(() => {
+    const set: (number | 'cleared')[] = [];
+    (window as unknown as { appBadges: typeof set }).appBadges = set;
+    Navigator.prototype.setAppBadge = async (n?: number) => void set.push(n ?? 0);
+    Navigator.prototype.clearAppBadge = async () => void set.push('cleared');
+  });
+  const appBadge = () =>
+    page.evaluate(() => (window as unknown as { appBadges: (number | 'cleared')[] }).appBadges.at(-1));
   const cards = page.getByTestId('received-like');
   await page.goto('/likes');
   await expect(cards).toHaveCount(2, { timeout: 20_000 });
@@ -236,6 +245,7 @@ test('offline, the likes and their badge open from the replica; seen, a like bac
   await page.getByRole('navigation', { name: 'Tabs' }).getByRole('link', { name: 'Discover' }).click();
   Object.assign(likers, await seedLikers(request, auth, me, [['Kim', {}]]));
   await expect(badge).toContainText('1', { timeout: 20_000 });
+  await expect.poll(appBadge).toBe(1);
   // A page load shows the count this device showed last while the replica opens.
   await holdReplicaOnNextLoad(page);
   await page.reload();
@@ -257,6 +267,7 @@ test('offline, the likes and their badge open from the replica; seen, a like bac
     .click();
   await expect(cards).toHaveCount(3);
   await expect(badge).toHaveCount(0);
+  await expect.poll(appBadge).toBe('cleared');
   await page.reload();
   await expect(cards).toHaveCount(3);
   await expect(badge).toHaveCount(0);

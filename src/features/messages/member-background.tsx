@@ -1,6 +1,7 @@
 // Background work of the member area inside the replica provider (loaded lazily with it): delivery receipts,
 // browser notifications for new messages, what the sidebar and tab bar show (the unread counts of
-// notifications, messages and new likes, the member's own name and photo, the plan) and the member's own
+// notifications, messages and new likes, also on the installed app's icon; the member's own name and photo; the
+// plan) and the member's own
 // "Show my online status" for presence (which runs in the layout, outside the provider).
 import { useEffect } from 'react';
 import { useAuth } from '../../session/auth-context.tsx';

@@ -1,7 +1,9 @@
 // Unread counts for the sidebar and the tab bar, which sit outside the replica provider: published from inside
 // it (member-background.tsx), read anywhere; until the replica answers, the counts this device showed last.
+// Each count published also sets the installed app's icon badge (app-badge.ts).
 import { createSnapshotValue } from '../../data/snapshot-value.ts';
-import { useAuth } from '../../session/auth-context.tsx';
+import { registerSignOutCleanup, useAuth } from '../../session/auth-context.tsx';
+import { getAppBadgeCount, showAppBadge } from './app-badge.ts';
 
 export interface UnreadCounts {
   notifications: number;
@@ -25,8 +27,16 @@ const unread = createSnapshotValue<UnreadCounts>(
   (a, b) => a.notifications === b.notifications && a.messages === b.messages && a.likes === b.likes,
 );
 
-/** The counts on `me`'s replica now; undefined when the replica has gone. */
-export const publishUnreadCounts = unread.publish;
+/**
+ * The counts on `me`'s replica now (also on the app's icon); undefined when the replica has gone. The icon keeps
+ * its badge while a signed-in member is outside the member area (the landing) and loses it at sign-out.
+ */
+export function publishUnreadCounts(me: string, counts: UnreadCounts | undefined): void {
+  unread.publish(me, counts);
+  if (counts) showAppBadge(getAppBadgeCount(counts));
+}
+
+registerSignOutCleanup(async () => showAppBadge(0));
 
 /** The signed-in member's unread counts (none while nothing is known). */
 export function useUnreadCounts(): UnreadCounts {
