@@ -5,6 +5,9 @@
 import { createStore, useStore } from '../ui/external-store.ts';
 import { readScreenSnapshot, saveScreenSnapshot } from './screen-snapshots.ts';
 
+/** A whole count of zero or more, as a snapshot read back must hold one (the unread counts, the dashboard's). */
+export const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
 export interface SnapshotValue<T> {
   /** The value as the replica holds it now for `me`; undefined when the replica has gone (nothing kept). */
   publish(me: string, value: T | undefined): void;

@@ -1,5 +1,6 @@
 // The figures the dashboard showed last on this device, kept as its screen snapshot (decision 0093) so that the
 // next start paints them while the replica opens (decision 0104). Read back only in the shape written here.
+import { isCount } from '../../data/snapshot-value.ts';
 import type { ProfileCompleteness } from '../../domain/profile-completeness.ts';
 
 /** What the dashboard showed last: its four counts, the first name it greeted and the completeness. */
@@ -11,8 +12,6 @@ export interface DashboardFigures {
   firstName: string | null;
   completeness: ProfileCompleteness;
 }
-
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
 function isNextStep(v: unknown): v is ProfileCompleteness['next'] {
   if (v === undefined) return true;

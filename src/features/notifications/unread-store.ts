@@ -1,7 +1,7 @@
 // Unread counts for the sidebar and the tab bar, which sit outside the replica provider: published from inside
 // it (member-background.tsx), read anywhere; until the replica answers, the counts this device showed last.
 // Each count published also sets the installed app's icon badge (app-badge.ts).
-import { createSnapshotValue } from '../../data/snapshot-value.ts';
+import { createSnapshotValue, isCount } from '../../data/snapshot-value.ts';
 import { registerSignOutCleanup, useAuth } from '../../session/auth-context.tsx';
 import { getAppBadgeCount, showAppBadge } from './app-badge.ts';
 
@@ -13,8 +13,6 @@ export interface UnreadCounts {
 }
 
 export const NO_UNREAD: UnreadCounts = { notifications: 0, messages: 0, likes: 0 };
-
-const isCount = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
 const unread = createSnapshotValue<UnreadCounts>(
   'unread',
