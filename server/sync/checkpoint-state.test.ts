@@ -189,6 +189,36 @@ describe('a sync stream checkpoint state', () => {
     expect(state.committed(batch(12, 13, {}, { parametersChanged: true }))).toBe(true);
   });
 
+  it('resolves again when a lookup it comes to use changed while it was resolving (the read may predate it)', () => {
+    // A stream's first resolve: it has used no lookup yet, and a like committed during its reads adds a card.
+    const state = new StreamCheckpointState('c1', []);
+    expect(state.takeResolve()).toBe(true);
+    expect(
+      state.committed(batch(10, 11, {}, { parametersChanged: true, lookups: new Set(['lookup-u1']) })),
+    ).toBe(true);
+    state.setBuckets([{ bucket: MINE, priority: 1 }], new Set(['lookup-u1']));
+    expect(state.bucketsToRead()).toEqual([MINE]);
+    state.takeWriteCheckpointRead();
+    state.planFromRead('11', checksums({ [MINE]: [7, 2] }));
+    state.completed(checksums({ [MINE]: [7, 2] }));
+    expect(state.fromMemory()).toBeUndefined();
+    expect(state.takeResolve()).toBe(true);
+    // One committed meanwhile with a lookup the set does not use: no second resolve.
+    expect(
+      state.committed(batch(11, 12, {}, { parametersChanged: true, lookups: new Set(['lookup-u2']) })),
+    ).toBe(true);
+    state.setBuckets([{ bucket: MINE, priority: 1 }], new Set(['lookup-u1']));
+    expect(state.takeResolve()).toBe(false);
+    // One that does not say which lookups changed: resolved again.
+    expect(
+      state.committed(batch(12, 13, {}, { parametersChanged: true, lookups: new Set(['lookup-u1']) })),
+    ).toBe(true);
+    expect(state.takeResolve()).toBe(true);
+    expect(state.committed(batch(13, 14, {}, { parametersChanged: true }))).toBe(true);
+    state.setBuckets([{ bucket: MINE, priority: 1 }], new Set(['lookup-u1']));
+    expect(state.takeResolve()).toBe(true);
+  });
+
   it("sends its own client's write checkpoint once the batches reach it, and reads when they do not", () => {
     const state = started();
     expect(state.writeCheckpointMade('another-client', '11')).toBe(false);

@@ -58,6 +58,12 @@ export class StreamCheckpointState {
   private first = true;
   /** Bucket sets and write checkpoints are re-read only when something they depend on changed. */
   private resolveNeeded = true;
+  /**
+   * While the bucket set is being resolved (takeResolve to setBuckets, database reads in between): the lookups
+   * that batches committed meanwhile changed, null when one did not say which. The resolve may have read before
+   * those batches, and the lookups it uses are not known until it ends: setBuckets checks them then.
+   */
+  private changedWhileResolving: Set<string> | null | undefined;
   private writeCheckpointReadNeeded = true;
 
   constructor(
@@ -70,6 +76,13 @@ export class StreamCheckpointState {
   /** A batch committed: followed for the next checkpoint; true when it concerns this stream. */
   committed(batch: CommittedBatch): boolean {
     this.follow(batch);
+    if (batch.parametersChanged && this.changedWhileResolving !== undefined) {
+      if (batch.lookups === undefined || this.changedWhileResolving === null)
+        this.changedWhileResolving = null;
+      else for (const l of batch.lookups) this.changedWhileResolving.add(l);
+      // Whether it concerns this stream is known once the resolve ends; until then, wake it to find out.
+      return true;
+    }
     if (batch.parametersChanged) {
       const mine = batch.lookups === undefined || [...batch.lookups].some((l) => this.lookups.has(l));
       if (mine) {
@@ -203,6 +216,7 @@ export class StreamCheckpointState {
   takeResolve(): boolean {
     const needed = this.resolveNeeded;
     this.resolveNeeded = false;
+    if (needed) this.changedWhileResolving = new Set();
     return needed;
   }
 
@@ -210,6 +224,11 @@ export class StreamCheckpointState {
   setBuckets(buckets: StreamBucket[], lookups: Set<string>): void {
     this.buckets = buckets;
     this.lookups = lookups;
+    const changed = this.changedWhileResolving;
+    this.changedWhileResolving = undefined;
+    // A lookup this set was resolved from changed while it was read (the first resolve of a stream opened as a
+    // like arrives, say): the set may predate it, so it is resolved again before the next checkpoint.
+    if (changed === null || (changed && [...changed].some((l) => lookups.has(l)))) this.resolveNeeded = true;
   }
 
   /** The buckets to read a checkpoint of; batches from here on are filtered by them. */
