@@ -8,9 +8,8 @@ import { isOnline, whileOnline, type NetworkEnvironment } from '../data/network.
 export const PRESENCE_CHANNEL = 'online-users';
 export const PRESENCE_REFRESH_MS = 10_000;
 /**
- * last_seen is written at most this often: each write also rewrites the member's public_profiles row,
- * which the sync service sends to every member who holds it (matches, likers), so every 10 s would cost
- * a sync op per match per online member six times a minute for no visible gain.
+ * last_seen is written at most this often: each write also rewrites the member's public_profiles row
+ * (for the REST API; the cards other members' devices hold leave last_seen out, decision 0111).
  */
 export const LAST_SEEN_EVERY_MS = 60_000;
 

@@ -148,6 +148,52 @@ describe.each(getDatabaseKinds())('the likes received on a replica on %s', (kind
     expect(page.map((l) => l.liker_id)).toEqual([gus, likers['Fay'], likers['Erin'], likers['Bob']]);
   });
 
+  it("syncs a liker's card without last_seen: an online liker's minute costs no op, a new bio does (decision 0111)", async () => {
+    const bob = likers['Bob']!;
+    const cardOps = async () =>
+      Number(
+        (
+          await t.db.query<{ n: string }>(`select count(*) as n from heartsync_sync.ops where bucket = $1`, [
+            `public_profile[${JSON.stringify(bob)}]`,
+          ])
+        ).rows[0]?.n,
+      );
+    const replicator = t.server.app.syncService!.replicator;
+    await replicator.flush();
+    const before = await cardOps();
+    expect(before).toBeGreaterThan(0);
+    // Bob's presence keeps his last_seen (shown: his online status is on), twice: his public card changes on the
+    // server, and no op goes to the members who hold it.
+    for (const minutes of [2, 1]) {
+      await updateRow(t.db, 'profiles', 'id', bob, {
+        show_online_status: true,
+        last_seen: new Date(Date.now() - minutes * 60_000).toISOString(),
+      });
+      await replicator.flush();
+    }
+    const shown = await t.db.query<{ last_seen: unknown }>(
+      'select last_seen from public.public_profiles where id = $1',
+      [bob],
+    );
+    expect(shown.rows[0]?.last_seen).not.toBeNull();
+    expect(await cardOps()).toBe(before);
+    // A field the card shows sends it again, and the device has it; last_seen and updated_at are not on it.
+    await updateRow(t.db, 'profiles', 'id', bob, { bio: 'Sails on weekends, sings on Sundays.' });
+    await replicator.flush();
+    expect(await cardOps()).toBe(before + 1);
+    const card = await waitFor(
+      () =>
+        client.db.getOptional<{ bio: string; last_seen: string | null; updated_at: string | null }>(
+          'select bio, last_seen, updated_at from public_profiles where id = ?',
+          [bob],
+        ),
+      (row) => row?.bio === 'Sails on weekends, sings on Sundays.',
+      15_000,
+      20,
+    );
+    expect(card).toEqual({ bio: 'Sails on weekends, sings on Sundays.', last_seen: null, updated_at: null });
+  });
+
   it('counts the likes new since the member last looked; "seen" clears it on the device at once and uploads', async () => {
     // Nothing seen yet: the four likes listed are new, on the device as on the server.
     expect(await countOnDevice()).toBe(4);
