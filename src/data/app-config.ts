@@ -24,6 +24,14 @@ function readBuildTimeConfig(): AppConfig | undefined {
   return { supabaseUrl: url, anonKey, ...(powersyncUrl ? { powersyncUrl } : {}) };
 }
 
+/**
+ * The backend's address, known at once (no configuration to load): the build-time one, or the origin the app
+ * was loaded from.
+ */
+export function backendUrlNow(): string {
+  return readBuildTimeConfig()?.supabaseUrl ?? window.location.origin;
+}
+
 /** The copy the service worker keeps (vite.config.ts), read directly with no network: offline, nothing is asked. */
 async function cachedRuntimeConfig(): Promise<Response | undefined> {
   if (isOnline() || typeof caches === 'undefined') return undefined;

@@ -2,6 +2,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { getAppConfig } from './app-config.ts';
 import type { Database } from './database.types.ts';
+import { storedSessionKeyFor } from './storage-keys.ts';
 
 const REMEMBER_KEY = 'heartsync.rememberMe';
 
@@ -56,13 +57,16 @@ export function getSupabase(): Promise<HeartSyncClient> {
         createClient<Database>(config.supabaseUrl, config.anonKey, {
           auth: {
             storage: rememberMeStorage,
+            // supabase-js's own default key, stated so that readStoredSession finds the session before the
+            // client has loaded.
+            storageKey: storedSessionKeyFor(config.supabaseUrl),
             persistSession: true,
             // The session manager refreshes on its own 60 s check (spec §9), so there is one refresher.
             autoRefreshToken: false,
             detectSessionInUrl: true,
             flowType: 'implicit',
           },
-          global: { fetch: createClientFetch() },
+          global: { fetch: createClientFetch(config.anonKey) },
         }),
     );
     client.catch(() => {
