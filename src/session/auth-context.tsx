@@ -11,7 +11,9 @@ import {
   PENDING_EMAIL_CONFIRMATION_KEY,
   readSessionFlag,
 } from './pending-confirmation.ts';
+import { hasAuthRedirectParams } from './auth-redirect.ts';
 import { markStart } from './pwa-start-marks.ts';
+import { readStoredSession } from '../data/stored-session.ts';
 
 /**
  * What else a sign-out clears on this device (the shell registers the local replica): registered from above,
@@ -88,8 +90,13 @@ export function AuthProvider({
   useEffect(() => {
     navigateRef.current = navigate;
   }, [navigate]);
-  const [session, setSession] = useState<Session | null>(null);
-  const [initialised, setInitialised] = useState(knownSignedOut);
+  // A returning member's pages start from the session this device stores, before the auth client has loaded
+  // and restored it (decision 0112); an auth redirect's answer is the client's to read first.
+  const [storedAtStart] = useState(() =>
+    knownSignedOut || hasAuthRedirectParams(window.location) ? null : readStoredSession(),
+  );
+  const [session, setSession] = useState<Session | null>(storedAtStart);
+  const [initialised, setInitialised] = useState(knownSignedOut || storedAtStart !== null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [pending, setPending] = useState(() => readSessionFlag(PENDING_EMAIL_CONFIRMATION_KEY) === 'true');
   const [justSignedOut, setJustSignedOut] = useState(false);
@@ -128,15 +135,26 @@ export function AuthProvider({
         if (cancelled) return;
         const { data } = sb.auth.onAuthStateChange((event, next) => {
           switch (event) {
-            case 'INITIAL_SESSION':
+            case 'INITIAL_SESSION': {
               markStart('hs:session-restored');
-              setSession(next);
+              // No session from the client while the device still stores one: the client could not confirm it
+              // (an expired token it could not renew with no network or no server), and it removes a session
+              // the server refused. The member stays signed in on this device; the session check renews the
+              // token once the network is back (decision 0112).
+              const restored = next ?? readStoredSession();
+              if (!next && restored)
+                console.info('[auth] session kept on this device until it can be renewed');
+              // The same token as the session the pages started from: keep that object, so nothing re-runs.
+              setSession((shown) =>
+                shown && restored && shown.access_token === restored.access_token ? shown : restored,
+              );
               setInitialised(true);
-              if (next) {
+              if (restored) {
                 endPendingConfirmation();
-                checkPauseOnce(next.user.id);
+                checkPauseOnce(restored.user.id);
               }
               break;
+            }
             case 'SIGNED_IN':
               console.info('[auth] signed in', next?.user.id);
               setSession(next);

@@ -54,10 +54,15 @@ export function useSessionRules(active: boolean): void {
         return;
       }
       if (busy || ended) return;
+      // Offline, asking for the session would try to renew an expired token, fail, and hold the failure
+      // (supabase-js's cooldown) past the network's return.
+      if (!isOnline()) return;
       busy = true;
       try {
         const sb = await getSupabase();
-        const { data } = await sb.auth.getSession();
+        const { data, error: sessionError } = await sb.auth.getSession();
+        // A renewal that could not reach the server says nothing about the session: check again later.
+        if (sessionError && !isSessionRefusal(sessionError)) return;
         const decision = decideSessionCheck({
           expiresAt: data.session?.expires_at,
           nowMs: now,

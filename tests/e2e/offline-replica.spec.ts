@@ -232,6 +232,102 @@ test('synced data shows without reload, opens offline, and an offline write uplo
   expect(blocked).toEqual([]);
 });
 
+test('opened offline after its access token expired, the app stays signed in on the device; back online the token is renewed and the offline write uploads', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  const serviceKey = await getServiceAuth(request, baseURL!);
+  await prepareDevice(page);
+  const memberId = await signUpWithReplica(page, request, 'expired-offline');
+  const inserted = await request.post('/rest/v1/notifications', {
+    headers: { ...asService(serviceKey), prefer: 'return=representation' },
+    data: { user_id: memberId, type: 'system', title: 'Read me later', body: 'Synced to your device' },
+  });
+  expect(inserted.status()).toBe(201);
+  const [notification] = (await inserted.json()) as { id: string }[];
+  await expect
+    .poll(async () => (await queryReplica(page, 'select id from notifications')).length, { timeout: 30_000 })
+    .toBe(1);
+  await makeReadyForOffline(page, () =>
+    expect(page.getByRole('link', { name: /Messages/ }).first()).toBeVisible({ timeout: 30_000 }),
+  );
+
+  // The member closed the app and opens it again an hour later, with no network: the access token the device
+  // holds has expired, and it cannot be renewed (decision 0112).
+  await context.route(API_ROUTE, (route) => route.abort('internetdisconnected'));
+  await context.setOffline(true);
+  await expect.poll(() => page.evaluate(() => navigator.onLine)).toBe(false);
+  const storedSession = () =>
+    page.evaluate((pattern) => {
+      const key = Object.keys(localStorage).find((k) => new RegExp(pattern).test(k));
+      return key
+        ? (JSON.parse(localStorage.getItem(key) ?? 'null') as { access_token: string; expires_at: number })
+        : null;
+    }, STORED_SESSION_KEY.source);
+  const expiredToken = await page.evaluate((pattern) => {
+    const key = Object.keys(localStorage).find((k) => new RegExp(pattern).test(k));
+    if (!key) throw new Error('no stored session');
+    const session = JSON.parse(localStorage.getItem(key) ?? '{}') as {
+      access_token: string;
+      expires_at: number;
+    };
+    session.expires_at = Math.floor(Date.now() / 1000) - 60;
+    localStorage.setItem(key, JSON.stringify(session));
+    return session.access_token;
+  }, STORED_SESSION_KEY.source);
+  await page.reload();
+  // The member's pages at once, from the stored session, not after the auth client's retries (about 25 s).
+  await expect(page.getByRole('link', { name: /Messages/ }).first()).toBeVisible({ timeout: 10_000 });
+  // The device's copy opens alongside (the pages do not wait for it).
+  await expect
+    .poll(async () => (await queryReplica(page, 'select id from notifications')).length, { timeout: 20_000 })
+    .toBe(1);
+  const readAt = new Date().toISOString();
+  await page.evaluate(
+    async ([id, at]) => {
+      const db = (window as unknown as { heartsyncReplica: ReplicaHandle }).heartsyncReplica;
+      await db.execute('update notifications set read_at = ? where id = ?', [at, id]);
+    },
+    [notification!.id, readAt] as const,
+  );
+  // The auth client gives up renewing and reports no session: the member is still signed in on the device.
+  await page.waitForFunction(
+    () => performance.getEntriesByName('hs:session-restored', 'mark').length > 0,
+    null,
+    {
+      timeout: 60_000,
+    },
+  );
+  await page.waitForTimeout(500);
+  await expect(page).not.toHaveURL(/\/login/);
+  await expect(page.getByRole('link', { name: /Messages/ }).first()).toBeVisible();
+  expect((await storedSession())?.access_token).toBe(expiredToken);
+  expect(await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud')).toEqual([{ n: 1 }]);
+
+  // Back online: the token is renewed (after the auth client's pause of a minute between failed renewals) and
+  // the queue drains.
+  await context.unroute(API_ROUTE);
+  await context.setOffline(false);
+  await expect
+    .poll(async () => (await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud'))[0]?.n, {
+      timeout: 120_000,
+    })
+    .toBe(0);
+  const renewed = await storedSession();
+  expect(renewed?.access_token).not.toBe(expiredToken);
+  expect(renewed!.expires_at * 1000).toBeGreaterThan(Date.now());
+  const after = await getServerRows(
+    request,
+    serviceKey,
+    `notifications?id=eq.${notification!.id}&select=read_at`,
+  );
+  expect(Date.parse(String(after[0]?.['read_at']))).toBe(Date.parse(readAt));
+  await expect(page).not.toHaveURL(/\/login/);
+});
+
 /** The device's cookie choice made, and its open replica readable by the journey (queryReplica). */
 async function prepareDevice(page: Page): Promise<void> {
   await acceptNecessaryCookies(page);

@@ -37,7 +37,7 @@ const MEASURED_SECONDS: Record<string, number> = {
   'messages-two-members.spec.ts': 22,
   'navigation.spec.ts': 16,
   'offline-airplane.spec.ts': 15,
-  'offline-replica.spec.ts': 52,
+  'offline-replica.spec.ts': 140,
   'payments-journeys.spec.ts': 16,
   'payments.spec.ts': 20,
   'plan-offline.spec.ts': 5,

@@ -1,5 +1,6 @@
 // Whether this page load may adopt the landing pre-rendered at build time (decision 0023), or must render afresh.
 import { isStoredSessionKey } from '../../data/storage-keys.ts';
+import { hasAuthRedirectParams } from '../../session/auth-redirect.ts';
 
 /** The attribute vite.config.ts puts on #root in landing.html. */
 export const PRERENDERED_ATTRIBUTE = 'data-prerendered';
@@ -20,9 +21,6 @@ export function announceLandingAdopted(doc: Document): void {
   doc.dispatchEvent(new Event(LANDING_ADOPTED_EVENT));
 }
 
-/** Query or hash parameters an auth redirect brings back (supabase-js reads them at start). */
-const AUTH_PARAMS = ['access_token', 'refresh_token', 'code', 'token_hash', 'error', 'error_description'];
-
 function storageKeys(kind: 'local' | 'session'): string[] {
   try {
     const storage = kind === 'local' ? window.localStorage : window.sessionStorage;
@@ -37,14 +35,6 @@ export function hasStoredSession(): boolean {
   return [...storageKeys('local'), ...storageKeys('session')].some(isStoredSessionKey);
 }
 
-function hasAuthParams(location: Location): boolean {
-  const params = [
-    ...new URLSearchParams(location.search).keys(),
-    ...new URLSearchParams(location.hash.replace(/^#/, '')).keys(),
-  ];
-  return params.some((p) => AUTH_PARAMS.includes(p));
-}
-
 /**
  * The pre-rendered landing shows a visitor at /. It can be adopted (hydrated) only when the browser's first
  * render would be that very page: still at /, no stored session, no auth redirect to finish.
@@ -54,6 +44,6 @@ export function canAdoptPrerenderedLanding(root: HTMLElement, location: Location
     root.getAttribute(PRERENDERED_ATTRIBUTE) === 'landing' &&
     location.pathname === '/' &&
     !hasStoredSession() &&
-    !hasAuthParams(location)
+    !hasAuthRedirectParams(location)
   );
 }
