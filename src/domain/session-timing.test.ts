@@ -29,6 +29,19 @@ describe('the periodic validity check', () => {
     expect(decideSessionCheck({ expiresAt: s - 10, nowMs: now, online: false })).toBe('skip-offline');
     expect(decideSessionCheck({ expiresAt: undefined, nowMs: now, online: false })).toBe('skip-offline');
   });
+  it('waits when the session could not be renewed for want of a server, and ends it when the server refused', () => {
+    const unreachable = { status: 0, name: 'AuthRetryableFetchError' };
+    expect(
+      decideSessionCheck({ expiresAt: undefined, nowMs: now, online: true, sessionError: unreachable }),
+    ).toBe('skip-unreachable');
+    expect(
+      decideSessionCheck({ expiresAt: undefined, nowMs: now, online: true, sessionError: { status: 503 } }),
+    ).toBe('skip-unreachable');
+    const refused = { status: 400, name: 'AuthApiError' };
+    expect(
+      decideSessionCheck({ expiresAt: undefined, nowMs: now, online: true, sessionError: refused }),
+    ).toBe('expired');
+  });
   it('treats a session without expiry as expired', () => {
     expect(decideSessionCheck({ expiresAt: undefined, nowMs: now, online: true })).toBe('expired');
   });

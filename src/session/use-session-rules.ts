@@ -61,14 +61,13 @@ export function useSessionRules(active: boolean): void {
       try {
         const sb = await getSupabase();
         const { data, error: sessionError } = await sb.auth.getSession();
-        // A renewal that could not reach the server says nothing about the session: check again later.
-        if (sessionError && !isSessionRefusal(sessionError)) return;
         const decision = decideSessionCheck({
           expiresAt: data.session?.expires_at,
           nowMs: now,
           online: isOnline(),
+          sessionError,
         });
-        if (decision === 'skip-offline') return;
+        if (decision === 'skip-offline' || decision === 'skip-unreachable') return;
         if (decision === 'expired') {
           logSecurityEvent('session_validation_failed', { reason: 'no session' });
           await expire();
