@@ -1,21 +1,8 @@
 // Offline cold start (bench/offline-start): a member's replica starts opening and the member area's code
 // starts loading from the entry script, before the auth client has restored the session and React has
 // rendered the member layout, which used to start them one after the other.
-import { isStoredSessionKey, REPLICA_OWNER_KEY } from '../data/storage-keys.ts';
-
-function storedUserIdIn(storage: Storage): string | undefined {
-  for (let i = 0; i < storage.length; i++) {
-    const key = storage.key(i);
-    if (!key || !isStoredSessionKey(key)) continue;
-    try {
-      const session = JSON.parse(storage.getItem(key) ?? 'null') as { user?: { id?: unknown } } | null;
-      if (typeof session?.user?.id === 'string') return session.user.id;
-    } catch {
-      /* not a session */
-    }
-  }
-  return undefined;
-}
+import { REPLICA_OWNER_KEY } from '../data/storage-keys.ts';
+import { readStoredSession } from '../data/stored-session.ts';
 
 /**
  * The member whose session this browser holds and whose replica the local file is, if both agree; only
@@ -24,7 +11,7 @@ function storedUserIdIn(storage: Storage): string | undefined {
  */
 export function storedMemberWithReplica(): string | undefined {
   try {
-    const userId = storedUserIdIn(localStorage) ?? storedUserIdIn(sessionStorage);
+    const userId = readStoredSession()?.user.id;
     return userId !== undefined && localStorage.getItem(REPLICA_OWNER_KEY) === userId ? userId : undefined;
   } catch {
     return undefined;

@@ -8,14 +8,6 @@
  */
 export const STORED_SESSION_KEY = /^sb-.+-auth-token$/;
 
-/**
- * The key supabase-js keeps the session under for the backend at `backendUrl`: its own default
- * (sb-<first label of the host>-auth-token), named here so the client and a read before it has loaded agree.
- */
-export function storedSessionKeyFor(backendUrl: string): string {
-  return `sb-${new URL(backendUrl).hostname.split('.')[0] ?? ''}-auth-token`;
-}
-
 /** Whether a storage key holds a supabase-js session. */
 export function isStoredSessionKey(key: string): boolean {
   return STORED_SESSION_KEY.test(key);

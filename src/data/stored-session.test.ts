@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryStorage } from './memory-storage.test-support.ts';
-import { storedSessionKeyFor } from './storage-keys.ts';
+import { isStoredSessionKey } from './storage-keys.ts';
+import { storedSessionKeyFor } from './supabase-client.ts';
 import { isStoredSession, readStoredSession } from './stored-session.ts';
 
 const ORIGIN = 'http://192.168.1.20:3000';
@@ -80,5 +81,26 @@ describe('isStoredSession', () => {
     expect(isStoredSession(session)).toBe(true);
     expect(isStoredSession({ ...session, expires_at: undefined })).toBe(false);
     expect(isStoredSession(undefined)).toBe(false);
+  });
+});
+
+describe('storedSessionKeyFor', () => {
+  it('names the key supabase-js itself picks for the backend (a different key would sign every member out)', async () => {
+    const { createClient } = await import('@supabase/supabase-js');
+    const { default: WebSocket } = await import('ws');
+    for (const url of [
+      'http://localhost:3000',
+      'http://127.0.0.1:3000',
+      'http://192.168.1.20:8080',
+      'https://abcdefgh.supabase.co',
+    ]) {
+      const client = createClient(url, 'anon-key', {
+        auth: { persistSession: false, autoRefreshToken: false },
+        realtime: { transport: WebSocket as never },
+      });
+      const chosen = (client.auth as unknown as { storageKey: string }).storageKey;
+      expect(storedSessionKeyFor(url)).toBe(chosen);
+      expect(isStoredSessionKey(chosen)).toBe(true);
+    }
   });
 });

@@ -4,29 +4,30 @@
 // session (after retrying for about 25 s) although it keeps the session stored (decision 0112).
 import type { Session } from '@supabase/supabase-js';
 import { backendUrlNow } from './app-config.ts';
-import { rememberMeStorage } from './supabase-client.ts';
-import { storedSessionKeyFor } from './storage-keys.ts';
+import { rememberMeStorage, storedSessionKeyFor } from './supabase-client.ts';
 
 /** A stored value the auth client would take for a session (its own check), with the member it is for. */
 export function isStoredSession(value: unknown): value is Session {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  const user = v['user'] as Record<string, unknown> | null | undefined;
+  const v = (value ?? {}) as {
+    access_token?: unknown;
+    refresh_token?: unknown;
+    expires_at?: unknown;
+    user?: { id?: unknown };
+  };
   return (
-    typeof v['access_token'] === 'string' &&
-    typeof v['refresh_token'] === 'string' &&
-    typeof v['expires_at'] === 'number' &&
-    typeof user === 'object' &&
-    user !== null &&
-    typeof user['id'] === 'string'
+    typeof v.access_token == 'string' &&
+    typeof v.refresh_token == 'string' &&
+    typeof v.expires_at == 'number' &&
+    typeof v.user?.id == 'string'
   );
 }
 
 /** The session stored for this app's backend (local or session storage, as "Remember me" chose), if any. */
 export function readStoredSession(): Session | null {
   try {
-    const raw = rememberMeStorage.getItem(storedSessionKeyFor(backendUrlNow()));
-    const value: unknown = raw === null ? null : JSON.parse(raw);
+    const value: unknown = JSON.parse(
+      rememberMeStorage.getItem(storedSessionKeyFor(backendUrlNow())) ?? 'null',
+    );
     return isStoredSession(value) ? value : null;
   } catch {
     return null;

@@ -2,7 +2,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { getAppConfig } from './app-config.ts';
 import type { Database } from './database.types.ts';
-import { storedSessionKeyFor } from './storage-keys.ts';
 
 const REMEMBER_KEY = 'heartsync.rememberMe';
 
@@ -43,6 +42,14 @@ export const rememberMeStorage = {
   },
 };
 
+/**
+ * The key supabase-js keeps the session under for the backend at `backendUrl`: its own default
+ * (sb-<first label of the host>-auth-token), named here so the client and a read before it has loaded agree.
+ */
+export function storedSessionKeyFor(backendUrl: string): string {
+  return `sb-${new URL(backendUrl).hostname.split('.')[0] ?? ''}-auth-token`;
+}
+
 /** supabase-js typed with the tables, views and functions the migrations define (database.types.ts). */
 export type HeartSyncClient = SupabaseClient<Database>;
 
@@ -57,9 +64,6 @@ export function getSupabase(): Promise<HeartSyncClient> {
         createClient<Database>(config.supabaseUrl, config.anonKey, {
           auth: {
             storage: rememberMeStorage,
-            // supabase-js's own default key, stated so that readStoredSession finds the session before the
-            // client has loaded.
-            storageKey: storedSessionKeyFor(config.supabaseUrl),
             persistSession: true,
             // The session manager refreshes on its own 60 s check (spec §9), so there is one refresher.
             autoRefreshToken: false,

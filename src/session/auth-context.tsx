@@ -3,7 +3,6 @@ import type { Session, User } from '@supabase/supabase-js';
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { getSupabase } from '../data/supabase-client.ts';
-import { isOnline, onNetworkChange } from '../data/network.ts';
 import { isStoredSessionKey } from '../data/storage-keys.ts';
 import { clearAllUnsentTexts } from '../data/unsent-text.ts';
 import {
@@ -38,37 +37,6 @@ export interface AuthState {
 }
 
 const AuthContext = createContext<AuthState | undefined>(undefined);
-
-/** The wait for the network of a pause-expiry check asked for offline: one, however often it is asked. */
-let pauseCheckWaiting: (() => void) | undefined;
-
-/** The member whose pause-expiry check this page has made (or is waiting to make): one per member per page. */
-let pauseCheckedFor: string | undefined;
-
-/**
- * Clears a pause whose end date has passed (at sign-in and app start; offline, when the network returns).
- * Once per member per page load: a sign-in reports the session twice (INITIAL_SESSION, SIGNED_IN).
- */
-function checkPauseOnce(userId: string): void {
-  if (pauseCheckedFor === userId) return;
-  pauseCheckedFor = userId;
-  void reactivateExpiredPause();
-}
-
-async function reactivateExpiredPause(): Promise<void> {
-  if (!isOnline()) {
-    pauseCheckWaiting ??= onNetworkChange((online) => {
-      if (!online) return;
-      pauseCheckWaiting?.();
-      pauseCheckWaiting = undefined;
-      void reactivateExpiredPause();
-    });
-    return;
-  }
-  const sb = await getSupabase();
-  const { error } = await sb.rpc('reactivate_expired_pause');
-  if (error) console.debug('[auth] pause expiry check failed', error.message);
-}
 
 export function AuthProvider({
   children,
@@ -142,17 +110,10 @@ export function AuthProvider({
               // the server refused. The member stays signed in on this device; the session check renews the
               // token once the network is back (decision 0112).
               const restored = next ?? readStoredSession();
-              if (!next && restored)
-                console.info('[auth] session kept on this device until it can be renewed');
               // The same token as the session the pages started from: keep that object, so nothing re-runs.
-              setSession((shown) =>
-                shown && restored && shown.access_token === restored.access_token ? shown : restored,
-              );
+              setSession((shown) => (shown?.access_token === restored?.access_token ? shown : restored));
               setInitialised(true);
-              if (restored) {
-                endPendingConfirmation();
-                checkPauseOnce(restored.user.id);
-              }
+              if (restored) endPendingConfirmation();
               break;
             }
             case 'SIGNED_IN':
@@ -163,7 +124,6 @@ export function AuthProvider({
               // (confirmed from another device or the mail app) is over, or a reload would send the
               // member to the sign-in page before the session is restored.
               endPendingConfirmation();
-              if (next) checkPauseOnce(next.user.id);
               break;
             case 'SIGNED_OUT':
               console.info('[auth] signed out');
@@ -174,7 +134,6 @@ export function AuthProvider({
               clearAllUnsentTexts();
               for (const cleanup of signOutCleanups)
                 void cleanup().catch((e: unknown) => console.warn('[auth] local data not cleared', e));
-              pauseCheckedFor = undefined;
               void navigateRef.current('/');
               break;
             case 'USER_UPDATED':

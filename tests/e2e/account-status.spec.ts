@@ -9,13 +9,19 @@ import {
   signIn,
   signUpAndConfirm,
 } from './support/accounts.ts';
+import { getMemberId, getServiceAuth, serviceWrite } from './support/service-role.ts';
 
 test.beforeEach(async ({ page }) => {
   await acceptNecessaryCookies(page);
 });
 
-test('a member pauses the account, sees the banner and reactivates', async ({ page, request }) => {
-  await signUpAndConfirm(page, request, makeEmail('pause'));
+test('a member pauses the account, sees the banner and reactivates; a pause whose end has passed ends when the app starts', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  const email = makeEmail('pause');
+  await signUpAndConfirm(page, request, email);
   await page.goto('/account');
   // Presence: the member joins online-users once subscribed and sees themself online.
   await expect(page.getByText('Online', { exact: true }).first()).toBeVisible();
@@ -44,6 +50,19 @@ test('a member pauses the account, sees the banner and reactivates', async ({ pa
   await expect(banner).toBeVisible();
   await banner.getByRole('button', { name: 'Reactivate' }).click();
   await expect(page.getByText('Your account is now active and visible to other users.')).toBeVisible();
+  await expect(banner).toHaveCount(0);
+
+  // Paused again; the week goes by while the app is closed: the next start ends the pause.
+  await page.getByLabel('Pause for').selectOption('1-week');
+  await page.getByRole('button', { name: 'Pause account' }).click();
+  await expect(banner).toBeVisible();
+  const auth = await getServiceAuth(request, baseURL!);
+  const id = await getMemberId(request, auth, email);
+  await serviceWrite(request, auth, 'patch', `/rest/v1/profiles?id=eq.${id}`, {
+    pause_end_date: new Date(Date.now() - 60_000).toISOString(),
+  });
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Pause account' })).toBeVisible({ timeout: 15_000 });
   await expect(banner).toHaveCount(0);
 });
 
