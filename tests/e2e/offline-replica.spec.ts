@@ -142,12 +142,7 @@ test('synced data shows without reload, opens offline, and an offline write uplo
   expect(memberId).toMatch(/^[0-9a-f-]{36}$/);
 
   // A row written on the server appears in the open page's replica, without a reload.
-  const inserted = await request.post('/rest/v1/notifications', {
-    headers: { ...asService(serviceKey), prefer: 'return=representation' },
-    data: { user_id: memberId, type: 'system', title: 'Welcome to HeartSync', body: 'Synced to your device' },
-  });
-  expect(inserted.status()).toBe(201);
-  const [notification] = (await inserted.json()) as { id: string }[];
+  const notificationId = await notifyOnServer(request, serviceKey, memberId, 'Welcome to HeartSync');
   await expect
     .poll(async () => (await queryReplica<{ title: string }>(page, 'select title from notifications')).length)
     .toBe(1);
@@ -190,23 +185,17 @@ test('synced data shows without reload, opens offline, and an offline write uplo
 
   // A write made offline is visible at once and waits in the upload queue.
   const readAt = new Date().toISOString();
-  await page.evaluate(
-    async ([id, at]) => {
-      const db = (window as unknown as { heartsyncReplica: ReplicaHandle }).heartsyncReplica;
-      await db.execute('update notifications set read_at = ? where id = ?', [at, id]);
-    },
-    [notification!.id, readAt] as const,
-  );
+  await markReadOnDevice(page, notificationId, readAt);
   expect(await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud')).toEqual([{ n: 1 }]);
   // What usePendingIds shows as "pending" in the UI.
-  expect(await queryReplica(page, PENDING_IDS_SQL, ['notifications'])).toEqual([{ id: notification!.id }]);
+  expect(await queryReplica(page, PENDING_IDS_SQL, ['notifications'])).toEqual([{ id: notificationId }]);
   expect(await queryReplica(page, PENDING_IDS_SQL, ['messages'])).toEqual([]);
   await page.waitForTimeout(1500);
   expect(await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud')).toEqual([{ n: 1 }]);
   const before = await getServerRows(
     request,
     serviceKey,
-    `notifications?id=eq.${notification!.id}&select=read_at`,
+    `notifications?id=eq.${notificationId}&select=read_at`,
   );
   expect(before[0]?.['read_at']).toBeNull();
 
@@ -225,7 +214,7 @@ test('synced data shows without reload, opens offline, and an offline write uplo
   const after = await getServerRows(
     request,
     serviceKey,
-    `notifications?id=eq.${notification!.id}&select=read_at`,
+    `notifications?id=eq.${notificationId}&select=read_at`,
   );
   expect(Date.parse(String(after[0]?.['read_at']))).toBe(Date.parse(readAt));
   // The sync engine's workers and WASM run under the strict CSP without anything being blocked.
@@ -242,12 +231,7 @@ test('opened offline after its access token expired, the app stays signed in on 
   const serviceKey = await getServiceAuth(request, baseURL!);
   await prepareDevice(page);
   const memberId = await signUpWithReplica(page, request, 'expired-offline');
-  const inserted = await request.post('/rest/v1/notifications', {
-    headers: { ...asService(serviceKey), prefer: 'return=representation' },
-    data: { user_id: memberId, type: 'system', title: 'Read me later', body: 'Synced to your device' },
-  });
-  expect(inserted.status()).toBe(201);
-  const [notification] = (await inserted.json()) as { id: string }[];
+  const notificationId = await notifyOnServer(request, serviceKey, memberId, 'Read me later');
   await expect
     .poll(async () => (await queryReplica(page, 'select id from notifications')).length, { timeout: 30_000 })
     .toBe(1);
@@ -286,13 +270,7 @@ test('opened offline after its access token expired, the app stays signed in on 
     .poll(async () => (await queryReplica(page, 'select id from notifications')).length, { timeout: 20_000 })
     .toBe(1);
   const readAt = new Date().toISOString();
-  await page.evaluate(
-    async ([id, at]) => {
-      const db = (window as unknown as { heartsyncReplica: ReplicaHandle }).heartsyncReplica;
-      await db.execute('update notifications set read_at = ? where id = ?', [at, id]);
-    },
-    [notification!.id, readAt] as const,
-  );
+  await markReadOnDevice(page, notificationId, readAt);
   // The auth client gives up renewing and reports no session: the member is still signed in on the device.
   await page.waitForFunction(
     () => performance.getEntriesByName('hs:session-restored', 'mark').length > 0,
@@ -322,11 +300,38 @@ test('opened offline after its access token expired, the app stays signed in on 
   const after = await getServerRows(
     request,
     serviceKey,
-    `notifications?id=eq.${notification!.id}&select=read_at`,
+    `notifications?id=eq.${notificationId}&select=read_at`,
   );
   expect(Date.parse(String(after[0]?.['read_at']))).toBe(Date.parse(readAt));
   await expect(page).not.toHaveURL(/\/login/);
 });
+
+/** A notification for `memberId` written on the server as a backend job would; its id. */
+async function notifyOnServer(
+  request: APIRequestContext,
+  key: ServiceAuth,
+  memberId: string,
+  title: string,
+): Promise<string> {
+  const inserted = await request.post('/rest/v1/notifications', {
+    headers: { ...asService(key), prefer: 'return=representation' },
+    data: { user_id: memberId, type: 'system', title, body: 'Synced to your device' },
+  });
+  expect(inserted.status()).toBe(201);
+  const [row] = (await inserted.json()) as { id: string }[];
+  return row!.id;
+}
+
+/** Marks the notification read in the device's replica, as the app's write does (queued for upload). */
+async function markReadOnDevice(page: Page, id: string, at: string): Promise<void> {
+  await page.evaluate(
+    async ([rowId, readAt]) => {
+      const db = (window as unknown as { heartsyncReplica: ReplicaHandle }).heartsyncReplica;
+      await db.execute('update notifications set read_at = ? where id = ?', [readAt, rowId]);
+    },
+    [id, at] as const,
+  );
+}
 
 /** The device's cookie choice made, and its open replica readable by the journey (queryReplica). */
 async function prepareDevice(page: Page): Promise<void> {
