@@ -85,7 +85,7 @@ describe('isStoredSession', () => {
 });
 
 describe('storedSessionKeyFor', () => {
-  it('names the key supabase-js itself picks for the backend (a different key would sign every member out)', async () => {
+  it('names the key supabase-js itself picks for the backend, where the session is read before the client loads', async () => {
     const { createClient } = await import('@supabase/supabase-js');
     const { default: WebSocket } = await import('ws');
     for (const url of [

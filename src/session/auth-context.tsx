@@ -4,6 +4,7 @@ import { createContext, useContext, useEffect, useMemo, useRef, useState, type R
 import { useLocation, useNavigate } from 'react-router-dom';
 import { getSupabase } from '../data/supabase-client.ts';
 import { isStoredSessionKey } from '../data/storage-keys.ts';
+import { readStoredSession } from '../data/stored-session.ts';
 import { clearAllUnsentTexts } from '../data/unsent-text.ts';
 import {
   PENDING_EMAIL_ADDRESS_KEY,
@@ -12,7 +13,6 @@ import {
 } from './pending-confirmation.ts';
 import { hasAuthRedirectParams } from './auth-redirect.ts';
 import { markStart } from './pwa-start-marks.ts';
-import { readStoredSession } from '../data/stored-session.ts';
 
 /**
  * What else a sign-out clears on this device (the shell registers the local replica): registered from above,
