@@ -209,11 +209,12 @@ describe('a sync stream checkpoint state', () => {
     ).toBe(true);
     state.setBuckets([{ bucket: MINE, priority: 1 }], new Set(['lookup-u1']));
     expect(state.takeResolve()).toBe(false);
-    // One that does not say which lookups changed: resolved again.
+    // One that changes a lookup the set uses, once resolved: resolved again, as before this case.
     expect(
       state.committed(batch(12, 13, {}, { parametersChanged: true, lookups: new Set(['lookup-u1']) })),
     ).toBe(true);
     expect(state.takeResolve()).toBe(true);
+    // One committed during that resolve that does not say which lookups changed: resolved again.
     expect(state.committed(batch(13, 14, {}, { parametersChanged: true }))).toBe(true);
     state.setBuckets([{ bucket: MINE, priority: 1 }], new Set(['lookup-u1']));
     expect(state.takeResolve()).toBe(true);
