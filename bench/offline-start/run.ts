@@ -221,6 +221,7 @@ async function prepareMember(
 /**
  * BENCH_TRACE=file: one more offline start under Chromium's tracing, written as a trace file (chrome://tracing,
  * Perfetto): a reload in the open browser (file), and a cold launch (file with .cold before its extension).
+ * BENCH_TRACE_JS=1 adds V8's sampling profiler to both (build with sourcemaps to read its function names).
  */
 async function traceStart(
   context: BrowserContext,
@@ -256,6 +257,8 @@ async function traceStart(
         'toplevel',
         'v8.wasm',
         'disabled-by-default-v8.wasm.detailed',
+        // BENCH_TRACE_JS=1: V8's sampling profiler too (which functions ran), at some cost to the start.
+        ...(process.env['BENCH_TRACE_JS'] === '1' ? ['disabled-by-default-v8.cpu_profiler'] : []),
       ],
     },
   });
