@@ -15,6 +15,12 @@ import {
 const BATCH_SIZE = 500;
 const SNAPSHOT_CHUNK = 1000;
 const CHECKSUM_MODULUS = 4294967296;
+/**
+ * A batch with at most this many rows in all its arrays (ops, memberships, parameter rows and lookups) is
+ * written by write_small_batch, with the plan made once per connection; its nested loops over the batch's
+ * rows cost nothing at this size (decision 0113).
+ */
+export const SMALL_BATCH_ROWS = 64;
 /** Serialises replicators of several server processes sharing one PostgreSQL database. */
 const ADVISORY_LOCK_KEY = 7_351_042_001;
 const LOCK_SQL = 'select pg_advisory_xact_lock($1)';
@@ -694,13 +700,16 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
     // the head moves by the number of ops, the ops, their buckets' running checksums, the row memberships
     // and the parameter lookups. Each table is touched by one CTE on disjoint rows (the lookups that stay
     // are upserted, only the others deleted), as PostgreSQL requires within one statement. The statement
-    // is the function heartsync_sync.write_batch (schema.sql), so it is planned once per connection.
+    // is a function (schema.sql), parsed once per connection: a batch of a few rows (a member's write)
+    // uses the plan made once per connection, a bigger one is planned for its size (decision 0113).
+    const small =
+      ops.length + gone.length + fresh.length + paramIds.length + freshLookups.length <= SMALL_BATCH_ROWS;
     const { rows } = await tx.query<{
       base: string;
       buckets: [string, string | number, string | number][] | null;
       lookups: string[];
     }>(
-      `select base, buckets, lookups from heartsync_sync.write_batch(
+      `select base, buckets, lookups from heartsync_sync.${small ? 'write_small_batch' : 'write_batch'}(
          $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
          $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)`,
       [
@@ -735,7 +744,7 @@ export class Replicator extends EventEmitter<ReplicatorEvents> {
         freshLookups.map((f) => f.lookup),
         freshLookups.map((f) => f.params),
       ],
-      { name: 'hs_sync_write_batch' },
+      { name: small ? 'hs_sync_write_small_batch' : 'hs_sync_write_batch' },
     );
     const row = rows[0];
     if (!row) throw new Error('sync state row is missing');
