@@ -57,28 +57,21 @@ async function waitForMark(page: Page, name: string, timeoutMs: number, session?
   // (the app's sync stream reached the server during traced starts only).
   const cdp = session ?? (await page.context().newCDPSession(page));
   try {
-    const expression = `new Promise((resolve) => {
+    // The page gives up by itself after timeoutMs, so the answer always comes.
+    const expression = `new Promise((resolve, reject) => {
       if (performance.getEntriesByName(${JSON.stringify(name)}, 'mark').length > 0) return resolve(true);
+      setTimeout(() => reject(new Error('the page set no ${name} mark within ${timeoutMs} ms')), ${timeoutMs});
       new PerformanceObserver((list, observer) => {
         if (list.getEntriesByName(${JSON.stringify(name)}, 'mark').length === 0) return;
         observer.disconnect();
         resolve(true);
       }).observe({ type: 'mark', buffered: true });
     })`;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`the page set no ${name} mark within ${timeoutMs} ms`)),
-        timeoutMs,
+    const r = await cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+    if (r.exceptionDetails)
+      throw new Error(
+        `waiting for ${name}: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`,
       );
-    });
-    const answer = cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
-    try {
-      const r = await Promise.race([answer, timedOut]);
-      if (r.exceptionDetails) throw new Error(`waiting for ${name}: ${r.exceptionDetails.text}`);
-    } finally {
-      clearTimeout(timer);
-    }
   } finally {
     if (!session) await cdp.detach().catch(() => undefined);
   }

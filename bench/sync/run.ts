@@ -7,8 +7,8 @@
 // (BENCH_READER=poll: a read every millisecond instead, the former method).
 // Prints percentiles, ratios and whether each goal is met; the ratios are on the last line. BENCH_SAMPLES,
 // BENCH_ROWS and BENCH_THREAD (messages) scale it down for a quick look; BENCH_ONLY=latency stops after the
-// write-to-replica part; BENCH_TRACE=1 prints the timelines of the slowest samples and a median one across the three processes;
-// BENCH_SERVER_WARMUPS (3) sets how many first syncs the server answers before the measured one.
+// write-to-replica part; BENCH_TRACE=1 prints the timelines of the slowest samples and a median one across
+// the three processes; BENCH_SERVER_WARMUPS (3) sets how many first syncs the server answers before the measured one.
 import crypto from 'node:crypto';
 import { loadavg } from 'node:os';
 import { spawnRole, type RoleProcess } from './processes.ts';
