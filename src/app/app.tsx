@@ -124,8 +124,11 @@ function ManageSubscriptionRoute() {
 }
 
 // At sign-out the next person on this device must see nothing of this member's data: the replica (loaded
-// for this only if the page never opened it) clears its local database.
-registerSignOutCleanup(() => import('../data/replica.tsx').then((m) => m.clearReplica()));
+// for this only if the page never opened it) clears its local database, but for the upload queue of a member
+// who did not ask to sign out, kept for them alone (decision 0114).
+registerSignOutCleanup((keptFor) =>
+  import('../data/replica.tsx').then((m) => m.clearReplica({ keepUnsentWritesOf: keptFor })),
+);
 
 /** The full-screen 'Loading...' while auth loads, unless an e-mail confirmation is pending. */
 function AuthGate({ children }: { children: ReactNode }) {

@@ -10,6 +10,8 @@ import { MemberTabBar } from './member-tab-bar.tsx';
 import { ThemeMenu } from '../ui/theme-menu.tsx';
 import { LovyLauncher } from '../features/lovy/lovy-launcher.tsx';
 import { PageLoading } from '../ui/loading-screen.tsx';
+import { useAuth } from '../session/auth-context.tsx';
+import { restoreHeldUnsentTexts } from '../data/held-unsent-text.ts';
 
 import {
   CallHost,
@@ -29,6 +31,12 @@ function readSidebarCookie(): boolean {
 }
 
 export function MemberLayout() {
+  const { user } = useAuth();
+  // Before any page reads an unsent text: what a sign-out this member did not ask for set aside comes back
+  // (decision 0114); what it set aside for another member goes.
+  useState(() => {
+    if (user) restoreHeldUnsentTexts(user.id);
+  });
   const [expanded, setExpanded] = useState(readSidebarCookie);
 
   useEffect(() => {

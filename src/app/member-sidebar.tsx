@@ -21,7 +21,6 @@ import {
 } from 'lucide-react';
 import { NavLink, useNavigate } from 'react-router-dom';
 import { useAuth } from '../session/auth-context.tsx';
-import { getSupabase } from '../data/supabase-client.ts';
 import { getMembershipLabel } from '../domain/subscription.ts';
 import { OnlineIndicator } from '../ui/online-indicator.tsx';
 import { ThemeMenu } from '../ui/theme-menu.tsx';
@@ -30,6 +29,7 @@ import { MemberPhoto } from '../features/profile/member-photo.tsx';
 import { useOwnCard } from '../features/profile/own-card-store.ts';
 import { useUnreadCounts } from '../features/notifications/unread-store.ts';
 import { useShownEntitlement } from '../session/use-entitlement.ts';
+import { signOutAsked } from '../session/sign-out.ts';
 
 export interface NavItem {
   label: string;
@@ -147,9 +147,8 @@ export function useSidebarSignOut(): () => Promise<void> {
   const navigate = useNavigate();
   return async () => {
     try {
-      const sb = await getSupabase();
       // This device only: signing out on a phone must not end the member's session on a laptop.
-      const { error } = await sb.auth.signOut({ scope: 'local' });
+      const { error } = await signOutAsked('local');
       if (error) {
         toast({
           title: 'Error',

@@ -31,6 +31,11 @@ const DB_FILENAME = 'heartsync.db';
  * already read this origin's storage, so this grants nothing new.
  */
 const EXPOSE_KEY = 'heartsync.exposeReplica';
+/**
+ * Set while the replica holds only writes a member made before a sign-out they did not ask for (decision 0114):
+ * how many. Told to that member at their next sign-in; gone with the file when another member signs in.
+ */
+const HELD_WRITES_KEY = 'heartsync.replicaHeldWrites';
 /** The service worker's runtime cache of photos (vite.config.ts). */
 const PHOTO_CACHE = 'heartsync-photos';
 
@@ -186,12 +191,20 @@ async function createReplica(userId: string): Promise<PowerSyncDatabase> {
   const { db } = await openDatabase(userId);
   markStart('hs:replica-open');
   const owner = readOwner();
+  const held = takeHeldWritesMark();
   if (owner !== userId) {
     // Another member's replica, or one of unknown owner (a sign-out that never reached this tab): wipe it first.
     // A file just created holds nothing to wipe: a new device's first screen skips the wipe's round trips.
     clearScreenSnapshots();
     if (await replicaHoldsData(db).catch(() => true)) await db.disconnectAndClear({ clearLocal: true });
     writeOwner(userId);
+  } else if (held > 0) {
+    // Uploaded once the connection opens, like any queued write.
+    const what = held === 1 ? 'One change you made' : `${held} changes you made`;
+    toast({
+      title: 'Your unsent changes are kept',
+      description: `${what} before you were signed out ${held === 1 ? 'is' : 'are'} being sent now.`,
+    });
   }
   try {
     if (localStorage.getItem(EXPOSE_KEY) === '1') Object.assign(window, { heartsyncReplica: db });
@@ -297,8 +310,12 @@ export function openReplica(userId: string): Promise<PowerSyncDatabase> {
 /**
  * Disconnects and deletes every local row (synced, queued and local-only), e.g. at sign-out (src/app's auth
  * events call it). Opens the file to clear it if this page never did; the owner mark goes only once it is empty.
+ * With `keepUnsentWritesOf` (a sign-out that member did not ask for, decision 0114), the upload queue of that
+ * member's replica stays, in the same transaction as the clear: every synced and local-only row goes, and so does
+ * everything of other members; the file keeps the member as owner until they sign in again (and upload it) or
+ * another member signs in (and the file is wiped).
  */
-export function clearReplica(): Promise<void> {
+export function clearReplica(options: { keepUnsentWritesOf?: string | null } = {}): Promise<void> {
   clearing ??= (async () => {
     const open = current;
     current = undefined;
@@ -309,9 +326,12 @@ export function clearReplica(): Promise<void> {
     const db = await open?.db.catch(() => undefined);
     stopNetworkWatch(db);
     if (!db && readOwner() === null) return;
+    const keepFor = options.keepUnsentWritesOf;
+    const keep = keepFor != null && readOwner() === keepFor;
     // The file this page has open, else the one a start would open (deleting a replica of the IndexedDB era).
-    const opened = db ? { db, store: storeOf.get(db) } : await openDatabase(null);
-    await opened.db.disconnectAndClear({ clearLocal: true });
+    const opened = db ? { db, store: storeOf.get(db) } : await openDatabase(keep ? keepFor : null);
+    const kept = keep ? await clearKeepingQueue(opened.db) : 0;
+    if (!keep) await opened.db.disconnectAndClear({ clearLocal: true });
     await opened.db.close().catch(() => undefined);
     // A page still on the IndexedDB replica (its unsent writes) may have an OPFS file from an earlier start.
     if (opened.store === 'indexeddb' && (await opfsUsable())) {
@@ -319,11 +339,47 @@ export function clearReplica(): Promise<void> {
       await other.db.disconnectAndClear({ clearLocal: true });
       await other.db.close().catch(() => undefined);
     }
-    writeOwner(null);
+    writeHeldWritesMark(kept);
+    writeOwner(kept > 0 ? keepFor! : null);
   })().finally(() => {
     clearing = undefined;
   });
   return clearing;
+}
+
+/** Clears the replica but its upload queue, in one transaction; how many queued writes it kept. */
+async function clearKeepingQueue(db: PowerSyncDatabase): Promise<number> {
+  await db.disconnect();
+  return db.writeTransaction(async (tx) => {
+    const queued = await tx.getAll<{ tx_id: number | null; data: string }>(
+      'select tx_id, data from ps_crud order by id',
+    );
+    // What disconnectAndClear({ clearLocal: true }) runs; ps_tx (the next transaction's number) is not cleared.
+    await tx.execute('select powersync_clear(1)');
+    for (const row of queued)
+      await tx.execute('insert into ps_crud (tx_id, data) values (?, ?)', [row.tx_id, row.data]);
+    return queued.length;
+  });
+}
+
+function writeHeldWritesMark(count: number): void {
+  try {
+    if (count > 0) localStorage.setItem(HELD_WRITES_KEY, String(count));
+    else localStorage.removeItem(HELD_WRITES_KEY);
+  } catch {
+    /* storage unavailable: the writes upload all the same, untold */
+  }
+}
+
+/** How many writes a sign-out kept for the next sign-in (0 when none), and the mark goes. */
+function takeHeldWritesMark(): number {
+  try {
+    const count = Number(localStorage.getItem(HELD_WRITES_KEY) ?? 0);
+    localStorage.removeItem(HELD_WRITES_KEY);
+    return Number.isInteger(count) && count > 0 ? count : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /**

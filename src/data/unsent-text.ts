@@ -1,11 +1,13 @@
 // Text a member typed and has not sent yet (message drafts; also for profile fields and Lovy questions),
 // written through to this device's local storage on every change: synchronous, so a reload or close right
 // after typing keeps it (the replica's write is asynchronous and may not land first). Cleared when the text
-// is sent and at sign-out, so the next person on the device sees nothing.
+// is sent and at sign-out, so the next person on the device sees nothing; at a sign-out the member did not ask
+// for, set aside for that member alone instead (held-unsent-text.ts, decision 0114).
 
 import { localStore, removeKeysWithPrefix } from './local-storage.ts';
 
-const PREFIX = 'heartsync.unsent.';
+export const UNSENT_TEXT_PREFIX = 'heartsync.unsent.';
+const PREFIX = UNSENT_TEXT_PREFIX;
 
 export interface UnsentText {
   text: string;

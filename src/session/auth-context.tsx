@@ -18,12 +18,23 @@ import { readStoredSession } from '../data/stored-session.ts';
 
 /**
  * What else a sign-out clears on this device (the shell registers the local replica): registered from above,
- * so the session never imports the data layer that itself reads the session.
+ * so the session never imports the data layer that itself reads the session. `keptFor`: the member whose
+ * unsent writes stay on the device for them alone (a sign-out they did not ask for, decision 0114), or null.
  */
-const signOutCleanups = new Set<() => Promise<void>>();
-export function registerSignOutCleanup(cleanup: () => Promise<void>): () => void {
+const signOutCleanups = new Set<(keptFor: string | null) => Promise<void>>();
+export function registerSignOutCleanup(cleanup: (keptFor: string | null) => Promise<void>): () => void {
   signOutCleanups.add(cleanup);
   return () => signOutCleanups.delete(cleanup);
+}
+
+/**
+ * Set while a member is signed in, by the signed-in rules (a lazy chunk, out of the landing's bytes): at a
+ * sign-out, sets aside what the member has not sent when they did not ask to sign out and says for whom, else
+ * null (decision 0114). Without it, everything unsent goes, as at a sign-out asked for.
+ */
+let signOutKeeper: (() => string | null) | undefined;
+export function setSignOutKeeper(keeper: (() => string | null) | undefined): void {
+  signOutKeeper = keeper;
 }
 
 export interface AuthState {
@@ -127,17 +138,20 @@ export function AuthProvider({
               // member to the sign-in page before the session is restored.
               endPendingConfirmation();
               break;
-            case 'SIGNED_OUT':
+            case 'SIGNED_OUT': {
               console.info('[auth] signed out');
               setSession(null);
               setJustSignedOut(true);
               endPendingConfirmation();
-              // The next person on this device must see nothing of this member's data.
-              clearAllUnsentTexts();
+              // The next person on this device must see nothing of this member's data; what the member has not
+              // sent stays theirs alone when they did not ask to sign out (decision 0114).
+              const keptFor = signOutKeeper?.() ?? null;
+              if (!keptFor) clearAllUnsentTexts();
               for (const cleanup of signOutCleanups)
-                void cleanup().catch((e: unknown) => console.warn('[auth] local data not cleared', e));
+                void cleanup(keptFor).catch((e: unknown) => console.warn('[auth] local data not cleared', e));
               void navigateRef.current('/');
               break;
+            }
             case 'USER_UPDATED':
               console.info('[auth] user updated');
               setSession(next);

@@ -3,10 +3,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
+import { expect, test, type APIRequestContext, type BrowserContext, type Page } from './support/test.ts';
 import { PENDING_IDS_SQL } from '../../src/data/pending.ts';
 import { STORED_SESSION_KEY } from '../../src/data/storage-keys.ts';
-import { acceptNecessaryCookies, makeEmail, signUpAndConfirm } from './support/accounts.ts';
+import { acceptNecessaryCookies, makeEmail, signIn, signUpAndConfirm } from './support/accounts.ts';
 import { makeReadyForOffline } from './support/offline.ts';
 import { queryReplica, type ReplicaHandle } from './support/replica.ts';
 import { countMatchesOf, getServiceAuth, type ServiceAuth } from './support/service-role.ts';
@@ -339,8 +339,13 @@ async function prepareDevice(page: Page): Promise<void> {
   await page.addInitScript(() => localStorage.setItem('heartsync.exposeReplica', '1'));
 }
 
-async function signUpWithReplica(page: Page, request: APIRequestContext, tag: string): Promise<string> {
-  await signUpAndConfirm(page, request, makeEmail(tag));
+async function signUpWithReplica(
+  page: Page,
+  request: APIRequestContext,
+  tag: string,
+  email = makeEmail(tag),
+): Promise<string> {
+  await signUpAndConfirm(page, request, email);
   await expect
     .poll(async () => (await queryReplica<{ id: string }>(page, 'select id from profiles')).length, {
       timeout: 30_000,
@@ -349,6 +354,141 @@ async function signUpWithReplica(page: Page, request: APIRequestContext, tag: st
   const [{ id } = { id: '' }] = await queryReplica<{ id: string }>(page, 'select id from profiles');
   return id;
 }
+
+/**
+ * The member's state of a sign-out they did not ask for (decision 0114): a write queued offline, a typed text, and
+ * then their sessions ended on the server ("Log out of all devices" on another device). Back online, the device
+ * learns it and signs out. Returns the notification whose read mark is the queued write, and when it was read.
+ */
+async function signedOutByTheServerWithUnsentWork(
+  page: Page,
+  context: BrowserContext,
+  request: APIRequestContext,
+  serviceKey: ServiceAuth,
+  memberId: string,
+): Promise<{ notificationId: string; readAt: string }> {
+  const notificationId = await notifyOnServer(request, serviceKey, memberId, 'Kept for you');
+  await expect
+    .poll(async () => (await queryReplica(page, 'select id from notifications')).length, { timeout: 30_000 })
+    .toBe(1);
+  await context.route(API_ROUTE, (route) => route.abort('internetdisconnected'));
+  await context.setOffline(true);
+  const readAt = new Date().toISOString();
+  await markReadOnDevice(page, notificationId, readAt);
+  await page.evaluate(() =>
+    localStorage.setItem(
+      'heartsync.unsent.draft:kept',
+      JSON.stringify({ text: 'see you at eight', at: Date.now() }),
+    ),
+  );
+  expect(await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud')).toEqual([{ n: 1 }]);
+  const accessToken = await page.evaluate((pattern) => {
+    const key = Object.keys(localStorage).find((k) => new RegExp(pattern).test(k));
+    return (JSON.parse(localStorage.getItem(key ?? '') ?? '{}') as { access_token?: string }).access_token;
+  }, STORED_SESSION_KEY.source);
+  const logout = await request.post('/auth/v1/logout?scope=global', {
+    headers: { apikey: serviceKey.anonKey, authorization: `Bearer ${accessToken}` },
+  });
+  expect(logout.status()).toBe(204);
+  // Back online: the upload is refused, so is the renewal, and supabase-js signs the device out.
+  await context.unroute(API_ROUTE);
+  await context.setOffline(false);
+  await expect(page).toHaveURL(/\/$/, { timeout: 60_000 });
+  // On the device: the queued write alone, for this member alone; the text set aside where no page reads it.
+  await expect
+    .poll(() => page.evaluate(() => localStorage.getItem('heartsync.replicaHeldWrites')), { timeout: 20_000 })
+    .toBe('1');
+  expect(await page.evaluate(() => localStorage.getItem('heartsync.replicaOwner'))).toBe(memberId);
+  expect(
+    await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('heartsync.unsent.'))),
+  ).toEqual([]);
+  expect(await page.evaluate(() => localStorage.getItem('heartsync.heldUnsent'))).toContain(memberId);
+  const server = await getServerRows(
+    request,
+    serviceKey,
+    `notifications?id=eq.${notificationId}&select=read_at`,
+  );
+  expect(server[0]?.['read_at']).toBeNull();
+  return { notificationId, readAt };
+}
+
+test('a session the server ended keeps the write and the text the member had not sent; signed in again, both are back and the write reaches the server', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  const serviceKey = await getServiceAuth(request, baseURL!);
+  await prepareDevice(page);
+  const email = makeEmail('kept-unsent');
+  const memberId = await signUpWithReplica(page, request, 'kept-unsent', email);
+  const { notificationId, readAt } = await signedOutByTheServerWithUnsentWork(
+    page,
+    context,
+    request,
+    serviceKey,
+    memberId,
+  );
+
+  await signIn(page, email);
+  // The member area opens the replica (the landing does not): the kept write is told, then uploaded.
+  await page.getByRole('link', { name: 'Messages' }).first().click();
+  await expect(page.getByText('Your unsent changes are kept')).toBeVisible({ timeout: 30_000 });
+  await expect(
+    page.getByText('One change you made before you were signed out is being sent now.'),
+  ).toBeVisible();
+  await expect
+    .poll(
+      async () => {
+        const [row] = await getServerRows(
+          request,
+          serviceKey,
+          `notifications?id=eq.${notificationId}&select=read_at`,
+        );
+        return row?.['read_at'] ? Date.parse(String(row['read_at'])) : null;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(Date.parse(readAt));
+  expect(
+    await page.evaluate(() => JSON.parse(localStorage.getItem('heartsync.unsent.draft:kept') ?? 'null')),
+  ).toMatchObject({ text: 'see you at eight' });
+  expect(await page.evaluate(() => localStorage.getItem('heartsync.heldUnsent'))).toBeNull();
+  expect(await page.evaluate(() => localStorage.getItem('heartsync.replicaHeldWrites'))).toBeNull();
+});
+
+test('after such a sign-out, the next member on the device finds nothing of the first one, and never sends their write', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  const serviceKey = await getServiceAuth(request, baseURL!);
+  await prepareDevice(page);
+  const first = await signUpWithReplica(page, request, 'kept-first');
+  const { notificationId } = await signedOutByTheServerWithUnsentWork(
+    page,
+    context,
+    request,
+    serviceKey,
+    first,
+  );
+
+  const next = await signUpWithReplica(page, request, 'kept-next');
+  expect(await queryReplica<{ id: string }>(page, 'select id from profiles')).toEqual([{ id: next }]);
+  expect(await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud')).toEqual([{ n: 0 }]);
+  expect(await page.evaluate(() => localStorage.getItem('heartsync.heldUnsent'))).toBeNull();
+  expect(await page.evaluate(() => localStorage.getItem('heartsync.unsent.draft:kept'))).toBeNull();
+  await expect(page.getByText('Your unsent changes are kept')).toHaveCount(0);
+  const server = await getServerRows(
+    request,
+    serviceKey,
+    `notifications?id=eq.${notificationId}&select=read_at`,
+  );
+  expect(server[0]?.['read_at']).toBeNull();
+});
 
 test('a write the server refuses leaves the queue and the member is told in plain words', async ({
   page,

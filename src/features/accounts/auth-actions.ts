@@ -2,6 +2,7 @@
 import { getSupabase, setRememberMe } from '../../data/supabase-client.ts';
 import { getSignupName } from '../../domain/signup-validation.ts';
 import { clearPendingConfirmation, setPendingConfirmation } from '../../session/pending-confirmation.ts';
+import { signOutAsked } from '../../session/sign-out.ts';
 import { toastError, toastSuccess } from '../../ui/toast-store.ts';
 
 export interface ActionResult {
@@ -94,8 +95,7 @@ export async function signUp(input: {
  */
 export async function signOutEverywhere(): Promise<boolean> {
   try {
-    const sb = await getSupabase();
-    const { error } = await sb.auth.signOut({ scope: 'global' });
+    const { error } = await signOutAsked('global');
     if (error) throw error;
     toastSuccess('Logged out');
     return true;

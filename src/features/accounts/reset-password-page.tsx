@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../session/auth-context.tsx';
 import { checkPasswordStrict } from '../../domain/password-rules.ts';
-import { getSupabase } from '../../data/supabase-client.ts';
+import { signOutAsked } from '../../session/sign-out.ts';
 import { AuthCard, FieldError } from './auth-card.tsx';
 import { updatePassword } from './auth-actions.ts';
 
@@ -30,8 +30,7 @@ export default function ResetPasswordPage() {
     setBusy(true);
     if (await updatePassword(password)) {
       // The recovery session has done its job: sign in again with the new password.
-      const sb = await getSupabase();
-      await sb.auth.signOut({ scope: 'local' });
+      await signOutAsked('local');
       void navigate('/login', { replace: true });
       return;
     }
