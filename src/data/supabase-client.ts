@@ -60,18 +60,7 @@ export function getSupabase(): Promise<HeartSyncClient> {
   if (!client) {
     // Loaded on demand so the landing page's first paint does not wait for the client library.
     client = Promise.all([getAppConfig(), import('@supabase/supabase-js'), import('./client-fetch.ts')]).then(
-      ([config, { createClient }, { createClientFetch }]) =>
-        createClient<Database>(config.supabaseUrl, config.anonKey, {
-          auth: {
-            storage: rememberMeStorage,
-            persistSession: true,
-            // The session manager refreshes on its own 60 s check (spec §9), so there is one refresher.
-            autoRefreshToken: false,
-            detectSessionInUrl: true,
-            flowType: 'implicit',
-          },
-          global: { fetch: createClientFetch(config.anonKey) },
-        }),
+      ([config, supabaseJs, { createHeartSyncClient }]) => createHeartSyncClient(supabaseJs, config),
     );
     client.catch(() => {
       client = undefined;
