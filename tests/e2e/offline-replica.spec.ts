@@ -356,17 +356,23 @@ async function signUpWithReplica(
 }
 
 /**
- * The member's state of a sign-out they did not ask for (decision 0114): a write queued offline, a typed text, and
- * then their sessions ended on the server ("Log out of all devices" on another device). Back online, the device
- * learns it and signs out. Returns the notification whose read mark is the queued write, and when it was read.
+ * A new member's state at a sign-out they did not ask for (decision 0114): a write queued offline, a typed text,
+ * and then their sessions ended on the server ("Log out of all devices" on another device). Back online, the
+ * device learns it and signs out. The notification whose read mark is the queued write, when it was read, and how
+ * to read it on the server.
  */
 async function signedOutByTheServerWithUnsentWork(
-  page: Page,
-  context: BrowserContext,
-  request: APIRequestContext,
-  serviceKey: ServiceAuth,
-  memberId: string,
-): Promise<{ notificationId: string; readAt: string }> {
+  {
+    page,
+    context,
+    request,
+    baseURL,
+  }: { page: Page; context: BrowserContext; request: APIRequestContext; baseURL?: string },
+  email: string,
+) {
+  const serviceKey = await getServiceAuth(request, baseURL!);
+  await prepareDevice(page);
+  const memberId = await signUpWithReplica(page, request, 'kept', email);
   const notificationId = await notifyOnServer(request, serviceKey, memberId, 'Kept for you');
   await expect
     .poll(async () => (await queryReplica(page, 'select id from notifications')).length, { timeout: 30_000 })
@@ -392,8 +398,8 @@ async function signedOutByTheServerWithUnsentWork(
   expect(logout.status()).toBe(204);
   // Back online, an hour later: the device's access token has expired too, so the renewal the sync connection
   // asks for is refused and supabase-js signs the device out at once (with a token still valid, the app's
-  // session check would, within a minute). Expired after the network is back: a renewal tried offline would
-  // hold its failure for a minute (supabase-js's cooldown).
+  // session check would, within a minute). It expires once the network is back, so the first renewal tried is
+  // the one the server refuses.
   await context.unroute(API_ROUTE);
   await context.setOffline(false);
   await page.evaluate((pattern) => {
@@ -412,13 +418,16 @@ async function signedOutByTheServerWithUnsentWork(
     await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('heartsync.unsent.'))),
   ).toEqual([]);
   expect(await page.evaluate(() => localStorage.getItem('heartsync.heldUnsent'))).toContain(memberId);
-  const server = await getServerRows(
-    request,
-    serviceKey,
-    `notifications?id=eq.${notificationId}&select=read_at`,
-  );
-  expect(server[0]?.['read_at']).toBeNull();
-  return { notificationId, readAt };
+  const readOnServer = async () => {
+    const [row] = await getServerRows(
+      request,
+      serviceKey,
+      `notifications?id=eq.${notificationId}&select=read_at`,
+    );
+    return row?.['read_at'] ? Date.parse(String(row['read_at'])) : null;
+  };
+  expect(await readOnServer()).toBeNull();
+  return { readAt: Date.parse(readAt), readOnServer };
 }
 
 test('a session the server ended keeps the write and the text the member had not sent; signed in again, both are back and the write reaches the server', async ({
@@ -428,16 +437,10 @@ test('a session the server ended keeps the write and the text the member had not
   baseURL,
 }) => {
   test.setTimeout(90_000);
-  const serviceKey = await getServiceAuth(request, baseURL!);
-  await prepareDevice(page);
   const email = makeEmail('kept-unsent');
-  const memberId = await signUpWithReplica(page, request, 'kept-unsent', email);
-  const { notificationId, readAt } = await signedOutByTheServerWithUnsentWork(
-    page,
-    context,
-    request,
-    serviceKey,
-    memberId,
+  const { readAt, readOnServer } = await signedOutByTheServerWithUnsentWork(
+    { page, context, request, baseURL },
+    email,
   );
 
   await signIn(page, email);
@@ -447,19 +450,7 @@ test('a session the server ended keeps the write and the text the member had not
   await expect(
     page.getByText('One change you made before you were signed out is being sent now.'),
   ).toBeVisible();
-  await expect
-    .poll(
-      async () => {
-        const [row] = await getServerRows(
-          request,
-          serviceKey,
-          `notifications?id=eq.${notificationId}&select=read_at`,
-        );
-        return row?.['read_at'] ? Date.parse(String(row['read_at'])) : null;
-      },
-      { timeout: 30_000 },
-    )
-    .toBe(Date.parse(readAt));
+  await expect.poll(readOnServer, { timeout: 30_000 }).toBe(readAt);
   expect(
     await page.evaluate(() => JSON.parse(localStorage.getItem('heartsync.unsent.draft:kept') ?? 'null')),
   ).toMatchObject({ text: 'see you at eight' });
@@ -474,15 +465,9 @@ test('after such a sign-out, the next member on the device finds nothing of the 
   baseURL,
 }) => {
   test.setTimeout(90_000);
-  const serviceKey = await getServiceAuth(request, baseURL!);
-  await prepareDevice(page);
-  const first = await signUpWithReplica(page, request, 'kept-first');
-  const { notificationId } = await signedOutByTheServerWithUnsentWork(
-    page,
-    context,
-    request,
-    serviceKey,
-    first,
+  const { readOnServer } = await signedOutByTheServerWithUnsentWork(
+    { page, context, request, baseURL },
+    makeEmail('kept-first'),
   );
 
   const next = await signUpWithReplica(page, request, 'kept-next');
@@ -491,12 +476,7 @@ test('after such a sign-out, the next member on the device finds nothing of the 
   expect(await page.evaluate(() => localStorage.getItem('heartsync.heldUnsent'))).toBeNull();
   expect(await page.evaluate(() => localStorage.getItem('heartsync.unsent.draft:kept'))).toBeNull();
   await expect(page.getByText('Your unsent changes are kept')).toHaveCount(0);
-  const server = await getServerRows(
-    request,
-    serviceKey,
-    `notifications?id=eq.${notificationId}&select=read_at`,
-  );
-  expect(server[0]?.['read_at']).toBeNull();
+  expect(await readOnServer()).toBeNull();
 });
 
 test('a write the server refuses leaves the queue and the member is told in plain words', async ({
