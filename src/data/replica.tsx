@@ -326,12 +326,13 @@ export function clearReplica(options: { keepUnsentWritesOf?: string | null } = {
     const db = await open?.db.catch(() => undefined);
     stopNetworkWatch(db);
     if (!db && readOwner() === null) return;
-    const keepFor = options.keepUnsentWritesOf;
-    const keep = keepFor != null && readOwner() === keepFor;
+    // Only the file's own member's queue is kept.
+    const keepFor = options.keepUnsentWritesOf === readOwner() ? options.keepUnsentWritesOf : null;
     // The file this page has open, else the one a start would open (deleting a replica of the IndexedDB era).
-    const opened = db ? { db, store: storeOf.get(db) } : await openDatabase(keep ? keepFor : null);
-    const kept = keep ? await clearKeepingQueue(opened.db) : 0;
-    if (!keep) await opened.db.disconnectAndClear({ clearLocal: true });
+    const opened = db ? { db, store: storeOf.get(db) } : await openDatabase(keepFor);
+    let kept = 0;
+    if (keepFor) kept = await clearKeepingQueue(opened.db);
+    else await opened.db.disconnectAndClear({ clearLocal: true });
     await opened.db.close().catch(() => undefined);
     // A page still on the IndexedDB replica (its unsent writes) may have an OPFS file from an earlier start.
     if (opened.store === 'indexeddb' && (await opfsUsable())) {
@@ -340,7 +341,7 @@ export function clearReplica(options: { keepUnsentWritesOf?: string | null } = {
       await other.db.close().catch(() => undefined);
     }
     writeHeldWritesMark(kept);
-    writeOwner(kept > 0 ? keepFor! : null);
+    writeOwner(kept > 0 ? keepFor : null);
   })().finally(() => {
     clearing = undefined;
   });

@@ -7,7 +7,6 @@
 import { localStore, removeKeysWithPrefix } from './local-storage.ts';
 
 export const UNSENT_TEXT_PREFIX = 'heartsync.unsent.';
-const PREFIX = UNSENT_TEXT_PREFIX;
 
 export interface UnsentText {
   text: string;
@@ -19,8 +18,8 @@ export interface UnsentText {
 export function keepUnsentText(key: string, text: string): void {
   const s = localStore();
   try {
-    if (text === '') s?.removeItem(PREFIX + key);
-    else s?.setItem(PREFIX + key, JSON.stringify({ text, at: Date.now() } satisfies UnsentText));
+    if (text === '') s?.removeItem(UNSENT_TEXT_PREFIX + key);
+    else s?.setItem(UNSENT_TEXT_PREFIX + key, JSON.stringify({ text, at: Date.now() } satisfies UnsentText));
   } catch {
     /* storage full or unavailable: the replica's copy remains */
   }
@@ -28,7 +27,7 @@ export function keepUnsentText(key: string, text: string): void {
 
 export function findUnsentText(key: string): UnsentText | undefined {
   try {
-    const raw = localStore()?.getItem(PREFIX + key);
+    const raw = localStore()?.getItem(UNSENT_TEXT_PREFIX + key);
     if (!raw) return undefined;
     const v = JSON.parse(raw) as Partial<UnsentText>;
     return typeof v.text === 'string' && typeof v.at === 'number' ? { text: v.text, at: v.at } : undefined;
@@ -39,7 +38,7 @@ export function findUnsentText(key: string): UnsentText | undefined {
 
 export function clearUnsentText(key: string): void {
   try {
-    localStore()?.removeItem(PREFIX + key);
+    localStore()?.removeItem(UNSENT_TEXT_PREFIX + key);
   } catch {
     /* nothing kept */
   }
@@ -47,5 +46,5 @@ export function clearUnsentText(key: string): void {
 
 /** At sign-out: every unsent text of this device goes. */
 export function clearAllUnsentTexts(): void {
-  removeKeysWithPrefix(PREFIX);
+  removeKeysWithPrefix(UNSENT_TEXT_PREFIX);
 }

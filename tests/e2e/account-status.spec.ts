@@ -1,5 +1,4 @@
 // Pause and reactivate, schedule and cancel deletion, and the session rules (idle timeout, failed validity check) with a controlled clock.
-import { STORED_SESSION_KEY } from '../../src/data/storage-keys.ts';
 import { test, type Page } from './support/test.ts';
 import {
   expect,
@@ -10,6 +9,7 @@ import {
   signUpAndConfirm,
 } from './support/accounts.ts';
 import { getMemberId, getServiceAuth, serviceWrite } from './support/service-role.ts';
+import { getAccessToken } from './support/stored-session.ts';
 
 test.beforeEach(async ({ page }) => {
   await acceptNecessaryCookies(page);
@@ -85,18 +85,6 @@ test('a member schedules deletion with the password and cancels it', async ({ pa
   await expect(page.getByText('Deletion Cancelled')).toBeVisible();
   await expect(banner).toHaveCount(0);
 });
-
-async function getAccessToken(page: Page): Promise<string> {
-  return page.evaluate((pattern) => {
-    for (const store of [localStorage, sessionStorage])
-      for (let i = 0; i < store.length; i++) {
-        const key = store.key(i);
-        if (key && new RegExp(pattern).test(key))
-          return (JSON.parse(store.getItem(key) ?? '{}') as { access_token: string }).access_token;
-      }
-    throw new Error('no stored session');
-  }, STORED_SESSION_KEY.source);
-}
 
 test('120 minutes without activity end the session with Session Timeout', async ({ page, request }) => {
   await page.clock.install();

@@ -9,6 +9,7 @@ import { STORED_SESSION_KEY } from '../../src/data/storage-keys.ts';
 import { acceptNecessaryCookies, makeEmail, signIn, signUpAndConfirm } from './support/accounts.ts';
 import { makeReadyForOffline } from './support/offline.ts';
 import { queryReplica, type ReplicaHandle } from './support/replica.ts';
+import { expireStoredSession, getAccessToken, readStoredSession } from './support/stored-session.ts';
 import { countMatchesOf, getServiceAuth, type ServiceAuth } from './support/service-role.ts';
 import {
   getServiceAuth as getPairAuth,
@@ -244,24 +245,7 @@ test('opened offline after its access token expired, the app stays signed in on 
   await context.route(API_ROUTE, (route) => route.abort('internetdisconnected'));
   await context.setOffline(true);
   await expect.poll(() => page.evaluate(() => navigator.onLine)).toBe(false);
-  const storedSession = () =>
-    page.evaluate((pattern) => {
-      const key = Object.keys(localStorage).find((k) => new RegExp(pattern).test(k));
-      return key
-        ? (JSON.parse(localStorage.getItem(key) ?? 'null') as { access_token: string; expires_at: number })
-        : null;
-    }, STORED_SESSION_KEY.source);
-  const expiredToken = await page.evaluate((pattern) => {
-    const key = Object.keys(localStorage).find((k) => new RegExp(pattern).test(k));
-    if (!key) throw new Error('no stored session');
-    const session = JSON.parse(localStorage.getItem(key) ?? '{}') as {
-      access_token: string;
-      expires_at: number;
-    };
-    session.expires_at = Math.floor(Date.now() / 1000) - 60;
-    localStorage.setItem(key, JSON.stringify(session));
-    return session.access_token;
-  }, STORED_SESSION_KEY.source);
+  const expiredToken = await expireStoredSession(page);
   await page.reload();
   // The member's pages at once, from the stored session, not after the auth client's retries (about 25 s).
   await expect(page.getByRole('link', { name: /Messages/ }).first()).toBeVisible({ timeout: 10_000 });
@@ -282,7 +266,7 @@ test('opened offline after its access token expired, the app stays signed in on 
   await page.waitForTimeout(500);
   await expect(page).not.toHaveURL(/\/login/);
   await expect(page.getByRole('link', { name: /Messages/ }).first()).toBeVisible();
-  expect((await storedSession())?.access_token).toBe(expiredToken);
+  expect((await readStoredSession(page))?.access_token).toBe(expiredToken);
   expect(await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud')).toEqual([{ n: 1 }]);
 
   // Back online: the token is renewed and the queue drains at once, not after the auth client's pause of a
@@ -294,7 +278,7 @@ test('opened offline after its access token expired, the app stays signed in on 
       timeout: 20_000,
     })
     .toBe(0);
-  const renewed = await storedSession();
+  const renewed = await readStoredSession(page);
   expect(renewed?.access_token).not.toBe(expiredToken);
   expect(renewed!.expires_at * 1000).toBeGreaterThan(Date.now());
   const after = await getServerRows(
@@ -388,10 +372,7 @@ async function signedOutByTheServerWithUnsentWork(
     ),
   );
   expect(await queryReplica<{ n: number }>(page, 'select count(*) as n from ps_crud')).toEqual([{ n: 1 }]);
-  const accessToken = await page.evaluate((pattern) => {
-    const key = Object.keys(localStorage).find((k) => new RegExp(pattern).test(k));
-    return (JSON.parse(localStorage.getItem(key ?? '') ?? '{}') as { access_token?: string }).access_token;
-  }, STORED_SESSION_KEY.source);
+  const accessToken = await getAccessToken(page);
   const logout = await request.post('/auth/v1/logout?scope=global', {
     headers: { apikey: serviceKey.anonKey, authorization: `Bearer ${accessToken}` },
   });
@@ -402,12 +383,7 @@ async function signedOutByTheServerWithUnsentWork(
   // the one the server refuses.
   await context.unroute(API_ROUTE);
   await context.setOffline(false);
-  await page.evaluate((pattern) => {
-    const key = Object.keys(localStorage).find((k) => new RegExp(pattern).test(k)) ?? '';
-    const session = JSON.parse(localStorage.getItem(key) ?? '{}') as { expires_at: number };
-    session.expires_at = Math.floor(Date.now() / 1000) - 60;
-    localStorage.setItem(key, JSON.stringify(session));
-  }, STORED_SESSION_KEY.source);
+  await expireStoredSession(page);
   await expect(page).toHaveURL(/\/$/, { timeout: 60_000 });
   // On the device: the queued write alone, for this member alone; the text set aside where no page reads it.
   await expect
