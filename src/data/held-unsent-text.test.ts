@@ -1,24 +1,20 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { holdAllUnsentTexts, restoreHeldUnsentTexts } from './held-unsent-text.ts';
 import { findUnsentText, keepUnsentText } from './unsent-text.ts';
-import { MemoryStorage } from './memory-storage.test-support.ts';
+import { withMemoryLocalStorage } from './memory-storage.test-support.ts';
 
 describe('unsent texts at a sign-out the member did not ask for', () => {
-  let storage: MemoryStorage;
-  beforeEach(() => {
-    storage = new MemoryStorage();
-    (globalThis as unknown as { window: unknown }).window = { localStorage: storage };
-  });
+  const store = withMemoryLocalStorage({ beforeEach, afterEach });
 
   it('are out of every page’s reach until the same member signs in again, then come back as they were', () => {
     keepUnsentText('draft:c1', 'see you at eight');
     keepUnsentText('lovy', 'what should I ask?');
-    storage.setItem('cookieConsent', '{}');
+    store().setItem('cookieConsent', '{}');
     const before = findUnsentText('draft:c1');
     holdAllUnsentTexts('member-a');
     expect(findUnsentText('draft:c1')).toBeUndefined();
     expect(findUnsentText('lovy')).toBeUndefined();
-    expect(storage.getItem('cookieConsent')).toBe('{}');
+    expect(store().getItem('cookieConsent')).toBe('{}');
     restoreHeldUnsentTexts('member-a');
     expect(findUnsentText('draft:c1')).toEqual(before);
     expect(findUnsentText('lovy')?.text).toBe('what should I ask?');
@@ -35,7 +31,7 @@ describe('unsent texts at a sign-out the member did not ask for', () => {
     expect(findUnsentText('draft:c1')).toBeUndefined();
     restoreHeldUnsentTexts('member-a');
     expect(findUnsentText('draft:c1')).toBeUndefined();
-    expect(storage.length).toBe(0);
+    expect(store().length).toBe(0);
   });
 
   it('add up over two sign-outs of the same member, and a text typed since wins over the held one', () => {
@@ -57,8 +53,8 @@ describe('unsent texts at a sign-out the member did not ask for', () => {
     restoreHeldUnsentTexts('member-b');
     expect(findUnsentText('draft:c1')).toBeUndefined();
     expect(findUnsentText('draft:c2')?.text).toBe('b’s words');
-    storage.setItem('heartsync.heldUnsent', '{not json');
+    store().setItem('heartsync.heldUnsent', '{not json');
     restoreHeldUnsentTexts('member-b');
-    expect(storage.getItem('heartsync.heldUnsent')).toBeNull();
+    expect(store().getItem('heartsync.heldUnsent')).toBeNull();
   });
 });
