@@ -240,12 +240,27 @@ describe.each(getDatabaseKinds())('discovery on %s', (kind) => {
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 
-  it('members leaving (deletion pending) are not offered', async () => {
+  it('members leaving (deletion pending) are not offered, within a band or without; a cancelled request is forgotten', async () => {
     const t = ++town;
     const me = await placeIn(t);
     const leaving = await placeIn(t);
-    await db.query(`insert into public.account_deletion_requests (user_id) values ($1)`, [leaving]);
-    expect(await ids(me)).toEqual([]);
+    const stayed = await placeIn(t);
+    await db.query(`insert into public.account_deletion_requests (user_id) values ($1), ($2)`, [
+      leaving,
+      stayed,
+    ]);
+    await db.query(
+      `update public.account_deletion_requests set status = 'cancelled', cancelled_at = now() where user_id = $1`,
+      [stayed],
+    );
+    expect(await ids(me)).toEqual([stayed]);
+    // '100+ km' reads the pool without a band (the walk along the recency index)
+    const wide = await deck(
+      me,
+      `select * from public.get_discovery_candidates(100, filter_max_distance_band => '100+ km')`,
+    );
+    expect(wide.map((r) => r.id)).not.toContain(leaving);
+    expect(wide.map((r) => r.id)).toContain(stayed);
   });
 
   it('filters replace the stored preference and bad filters are refused with 22023', async () => {
