@@ -1,5 +1,6 @@
 // /rest/v1/rpc/<fn>: calls a function of schema public with named arguments matched against pg_proc,
 // and answers as PostgREST does (a scalar as a bare JSON value, a row as an object, a set as an array).
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
 import type { Catalog, RoutineInfo } from './catalog.ts';
 import { Params, quoteIdent, SchemaMissError, SOURCE_ALIAS } from './build-sql.ts';
@@ -73,6 +74,19 @@ function buildCall(
   return `json_to_record(${params.add(JSON.stringify(record))}::json) as pgrst_a(${definition}) cross join lateral ${fnSql}(${call})`;
 }
 
+/**
+ * The name an RPC statement is prepared under on its connection (decision 0116), or undefined when the call's
+ * query shapes its text (a select list, filters or an order): those texts are the client's to vary, and every
+ * name stays prepared for the connection's life. Without them the text depends only on the function, which of
+ * its arguments are given and a few flags, a set the catalog bounds. The name is the text's hash, so one name
+ * never stands for two texts.
+ */
+export function getRpcStatementName(sql: string, query: ReadQuery): string | undefined {
+  if (query.filters.length > 0 || query.order.length > 0 || query.select.some((s) => s.kind !== 'star'))
+    return undefined;
+  return `hs_rpc_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
+}
+
 export async function handleRpc(
   tx: Queryable,
   fn: RoutineInfo,
@@ -87,7 +101,8 @@ export async function handleRpc(
   const call = buildCall(fn, args, singleObject, params);
   if (prefer.return === 'minimal') {
     // supabase-js asks for this with head: true and object arguments: run it, answer no body.
-    await tx.query(`select from ${call} as pgrst_v`, params.values);
+    const sql = `select from ${call} as pgrst_v`;
+    await tx.query(sql, params.values, { name: getRpcStatementName(sql, query) });
     return { status: 204, body: undefined, headers: {} };
   }
   if (fn.returnKind === 'composite') {
@@ -99,6 +114,7 @@ export async function handleRpc(
       count: prefer.count,
       representation: fn.returnsSet ? representation : { ...representation, singular: false },
       head,
+      getName: (sql) => getRpcStatementName(sql, query),
     });
     if (fn.returnsSet || result.body === undefined) return result;
     // A function returning one row answers it as an object (null when it returned no row).
@@ -115,7 +131,8 @@ export async function handleRpc(
     );
   }
   if (fn.returnType === 'void') {
-    await tx.query(`select from ${call} as pgrst_v`, params.values);
+    const sql = `select from ${call} as pgrst_v`;
+    await tx.query(sql, params.values, { name: getRpcStatementName(sql, query) });
     return { status: 204, body: undefined, headers: {} };
   }
   const from = `${call} as ${SOURCE_ALIAS}(pgrst_v)`;
@@ -128,7 +145,9 @@ export async function handleRpc(
   } else {
     sql = `select 1 as rows, to_json(${SOURCE_ALIAS}.pgrst_v)::text as body from ${from}`;
   }
-  const r = await tx.query<{ rows: number; body: string | null }>(sql, params.values);
+  const r = await tx.query<{ rows: number; body: string | null }>(sql, params.values, {
+    name: getRpcStatementName(sql, query),
+  });
   const row = r.rows[0];
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   if (fn.returnsSet)

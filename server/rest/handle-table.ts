@@ -174,6 +174,8 @@ export async function runRead(
     head: boolean;
     /** Set for tables and views, so the select may embed related rows. */
     from?: { rel: Relation; catalog: Catalog };
+    /** The name to prepare the statement under, if any (RPC calls, decision 0116). */
+    getName?: (sql: string) => string | undefined;
   },
 ): Promise<RestResult> {
   const { fromSql, source, query, params, representation } = args;
@@ -187,7 +189,9 @@ export async function runRead(
   const body = args.head ? `null::text` : `coalesce(json_agg(${rowJson}), '[]')::text`;
   const sql = `select ${total} as total, count(*)::int as rows, ${body} as body
     from (select ${projection} from ${fromSql}${where}${order}${limit}) pgrst_s`;
-  const r = await tx.query<{ total: number | null; rows: number; body: string | null }>(sql, params.values);
+  const r = await tx.query<{ total: number | null; rows: number; body: string | null }>(sql, params.values, {
+    name: args.getName?.(sql),
+  });
   const row = r.rows[0];
   const rows = row?.rows ?? 0;
   const totalCount = row?.total ?? undefined;

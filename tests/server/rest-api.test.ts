@@ -426,6 +426,21 @@ describe.each(getDatabaseKinds())('REST /rest/v1 through supabase-js on %s', (ki
       expect((await anon.rpc('rest_add', { a: 7 }, { get: true })).data).toBe(17);
     });
 
+    it('a call without select, filters or order is prepared once per connection, and answers for its own arguments each time', async () => {
+      const own = await anon.rpc('rest_prepared_rpcs');
+      expect(own.error).toBeNull();
+      expect((own.data as string[]).length).toBeGreaterThan(0);
+      // Past the fifth run PostgreSQL may answer a prepared statement from a generic plan: still each call's values.
+      for (let i = 0; i < 12; i++) {
+        expect((await anon.rpc('rest_add', { a: i, b: 2 * i })).data).toBe(3 * i);
+        expect((await anon.rpc('rest_add', { a: i })).data).toBe(i + 10);
+        const sq = await anon.rpc('rest_squares', { x: (i % 4) + 1 });
+        expect(sq.data).toHaveLength((i % 4) + 1);
+        const filtered = await anon.rpc('rest_squares', { x: 4 }).gt('sq', i);
+        expect((filtered.data as { sq: number }[]).every((r) => r.sq > i)).toBe(true);
+      }
+    });
+
     it('functions see the caller claims', async () => {
       expect((await alice.client.rpc('rest_whoami')).data).toEqual({ uid: alice.id, role: 'authenticated' });
       expect((await anon.rpc('rest_whoami')).data).toEqual({ uid: null, role: 'anon' });

@@ -71,6 +71,9 @@ create function public.rest_note(note_id uuid) returns public.rest_notes languag
   'select * from public.rest_notes where id = note_id';
 create function public.rest_echo(payload jsonb) returns jsonb language sql immutable as 'select payload';
 create function public.rest_tags_of(t text[]) returns int language sql immutable as 'select cardinality(t)';
+-- The RPC statements prepared on the connection that runs it, its own call included (decision 0116).
+create function public.rest_prepared_rpcs() returns setof text language sql stable as
+  $$ select name from pg_prepared_statements where name like 'hs\\_rpc\\_%' $$;
 -- Access mode as PostgREST's (decision 0090): a view that writes (a sequence's next value) and a stable
 -- function that writes through a volatile one are refused on a read-only request.
 create sequence public.rest_calls;
