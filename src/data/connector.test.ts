@@ -147,6 +147,20 @@ describe.each(getDatabaseKinds())('connector uploads on %s', (kind) => {
     expect(await getBlocks(a.id)).toEqual([]);
   });
 
+  it('a write sent without a member (the moment a device is signed out) is retried, not dropped, and changes nothing', async () => {
+    const signedOut = makeClient(t.url, t.anonKey);
+    const id = crypto.randomUUID();
+    const r = await uploadCrudEntry(signedOut, {
+      op: 'PUT' as never,
+      table: 'blocked_users',
+      id,
+      opData: { blocker_id: a.id, blocked_id: b.id },
+    });
+    expect(r.outcome).toBe('retry');
+    expect(r.error).toMatchObject({ code: '42501', status: 401 });
+    expect((await getBlocks(a.id)).map((x) => x.id)).not.toContain(id);
+  });
+
   it('uploadData completes the transaction past a refusal and tells the member once', async () => {
     const refusals: UploadRefusal[] = [];
     const connector = new SupabaseConnector({

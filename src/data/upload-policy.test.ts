@@ -14,7 +14,6 @@ describe('classifyUploadError', () => {
 
   it.each([
     ['42501', 403],
-    ['42501', 401],
     ['23514', 400],
     ['22P02', 400],
     ['P0001', 400],
@@ -52,8 +51,12 @@ describe('classifyUploadError', () => {
   it('retries a token the server does not accept (a session ended elsewhere): the credentials are refused, not the write', () => {
     expect(classifyUploadError({ code: 'PGRST301', status: 401, message: 'Invalid JWT' })).toBe('retry');
     expect(classifyUploadError({ code: 'PGRST302', status: 401 })).toBe('retry');
-    // A row the caller may not write is still refused, whatever the status.
-    expect(classifyUploadError({ code: '42501', status: 401 })).toBe('refused');
+    // A row the member may not write is still refused.
+    expect(classifyUploadError({ code: '42501', status: 403 })).toBe('refused');
+  });
+
+  it('retries a write refused to anon (42501 answered 401): it went without a token, as a device signs out', () => {
+    expect(classifyUploadError({ code: '42501', status: 401 })).toBe('retry');
   });
 
   it('never drops on a 5xx whatever the code says', () => {

@@ -36,6 +36,10 @@ export function classifyUploadError(error: UploadError): UploadOutcome {
   // session ended elsewhere, a token issued before a key change). The session is renewed before the next
   // attempt; if it cannot be, the member is signed out. Dropping the write would lose what the member typed.
   if (AUTH_RETRY_CODES.has(code)) return 'retry';
+  // Refused as anon (PostgREST answers 42501 with 401 to anon, 403 to a member): the request went without a
+  // member's token, as it does in the moment a device is signed out, so it says nothing about the write. It
+  // waits for the member (kept for them alone, decision 0114) instead of being dropped.
+  if (code === '42501' && status === 401) return 'retry';
   if (REFUSED_SQLSTATES.has(code)) return 'refused';
   if (TRANSIENT_SQLSTATE_CLASSES.some((c) => code.startsWith(c)) && code.length === 5) return 'retry';
   // No HTTP answer at all (fetch failed, offline, CORS, aborted) is a network problem.
