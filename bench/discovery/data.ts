@@ -18,26 +18,6 @@ export function getGenerateSql(profiles: number): string {
       select g, md5('heartsync-bench-' || g)::uuid as id from generate_series(1, ${profiles}) g;
     insert into auth.users (id, email, aud, role, email_confirmed_at)
       select id, 'bench' || g || '@bench.invalid', 'authenticated', 'authenticated', now() from bench_ids;
-    insert into public.profiles (id, email, name, birthday, gender, looking_for, relationship_goals, interests,
-        location_lat, location_lng, show_online_status, last_seen)
-      select id, 'bench' || g || '@bench.invalid', 'Member ' || g,
-        date '1970-01-01' + (abs(hashtext(id::text)::bigint) % 12000)::int,
-        (array['woman', 'man', 'non-binary'])[1 + abs(hashtext(id::text || 'g')::bigint) % 3],
-        array['woman', 'man'],
-        (array['long-term', 'short-term', 'marriage', 'casual'])[1 + abs(hashtext(id::text || 'r')::bigint) % 4],
-        (array['music', 'travel', 'hiking', 'films', 'cooking'])[1:1 + abs(hashtext(id::text || 'i')::bigint) % 5],
-        round((45 + (abs(hashtext(id::text || 'a')::bigint) % 150) / 10.0)::numeric, 1),
-        round((-5 + (abs(hashtext(id::text || 'o')::bigint) % 200) / 10.0)::numeric, 1),
-        abs(hashtext(id::text || 'v')::bigint) % 10 <> 0,
-        case when abs(hashtext(id::text || 's')::bigint) % 20 <> 0 then
-          now() - (abs(hashtext(id::text || 't')::bigint) % (90 * 86400)) * interval '1 second' end
-      from bench_ids;
-    insert into public.public_profiles (id, name, age, gender, photos, bio, interests, career, education_level,
-        languages, height, height_unit, relationship_goals, looking_for, city, country, is_verified, last_seen)
-      select id, split_part(coalesce(name, ''), ' ', 1), public.get_age(birthday), gender, photos, bio, interests,
-        career, education_level, languages, height, height_unit, relationship_goals, looking_for, city, country,
-        is_verified, case when show_online_status then last_seen end
-      from public.profiles;
     -- One member in five states preferences: genders wanted and an age range around their own.
     insert into public.match_preferences (user_id, min_age, max_age, genders, relationship_goals)
       select id, 18 + abs(hashtext(id::text || 'm')::bigint) % 15, 40 + abs(hashtext(id::text || 'x')::bigint) % 81,
@@ -49,6 +29,35 @@ export function getGenerateSql(profiles: number): string {
       select b.id, q.id, (abs(hashtext(b.id::text || q.id::text || 'a')::bigint) % 3)::smallint,
         array[0, 1]::smallint[], (abs(hashtext(b.id::text || q.id::text)::bigint) % 4)::smallint
       from bench_ids b cross join (select id from public.compatibility_questions where id <= 5) q;
+    -- With the triggers off, each member's copy of their answers and preferences (decision 0117) is written here.
+    insert into public.profiles (id, email, name, birthday, gender, looking_for, relationship_goals, interests,
+        location_lat, location_lng, show_online_status, last_seen, discovery_answers, discovery_accepts_genders,
+        discovery_accepts_min_age, discovery_accepts_max_age)
+      select b.id, 'bench' || g || '@bench.invalid', 'Member ' || g,
+        date '1970-01-01' + (abs(hashtext(id::text)::bigint) % 12000)::int,
+        (array['woman', 'man', 'non-binary'])[1 + abs(hashtext(id::text || 'g')::bigint) % 3],
+        array['woman', 'man'],
+        (array['long-term', 'short-term', 'marriage', 'casual'])[1 + abs(hashtext(id::text || 'r')::bigint) % 4],
+        (array['music', 'travel', 'hiking', 'films', 'cooking'])[1:1 + abs(hashtext(id::text || 'i')::bigint) % 5],
+        round((45 + (abs(hashtext(id::text || 'a')::bigint) % 150) / 10.0)::numeric, 1),
+        round((-5 + (abs(hashtext(id::text || 'o')::bigint) % 200) / 10.0)::numeric, 1),
+        abs(hashtext(id::text || 'v')::bigint) % 10 <> 0,
+        case when abs(hashtext(id::text || 's')::bigint) % 20 <> 0 then
+          now() - (abs(hashtext(id::text || 't')::bigint) % (90 * 86400)) * interval '1 second' end,
+        coalesce(a.packed, '{}'), m.genders, m.min_age, m.max_age
+      from bench_ids b
+      left join (
+        select a.user_id, array_agg(app_private.pack_discovery_answer(a.question_id, a.answer, a.acceptable_answers,
+            a.importance) order by a.question_id) as packed
+        from public.profile_answers a group by a.user_id
+      ) a on a.user_id = b.id
+      left join public.match_preferences m on m.user_id = b.id;
+    insert into public.public_profiles (id, name, age, gender, photos, bio, interests, career, education_level,
+        languages, height, height_unit, relationship_goals, looking_for, city, country, is_verified, last_seen)
+      select id, split_part(coalesce(name, ''), ' ', 1), public.get_age(birthday), gender, photos, bio, interests,
+        career, education_level, languages, height, height_unit, relationship_goals, looking_for, city, country,
+        is_verified, case when show_online_status then last_seen end
+      from public.profiles;
     commit;
   `;
 }
@@ -68,6 +77,9 @@ export function getCallerSql(me: string): string {
       values ('${me}', 25, 45, '{}', '100+ km')
       on conflict (user_id) do update set min_age = excluded.min_age, max_age = excluded.max_age,
         genders = excluded.genders, max_distance_band = excluded.max_distance_band;
+    update public.profiles p set discovery_accepts_genders = m.genders, discovery_accepts_min_age = m.min_age,
+      discovery_accepts_max_age = m.max_age
+      from public.match_preferences m where m.user_id = p.id and p.id = '${me}';
     create temporary table bench_recent on commit drop as
       select id, row_number() over (order by last_seen desc nulls last, id) as r
       from public.profiles where id <> '${me}' order by last_seen desc nulls last, id limit 2045;

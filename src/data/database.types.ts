@@ -832,6 +832,11 @@ export type Database = {
           last_seen: string | null;
           created_at: string;
           updated_at: string;
+          discovery_interests: string[] | null;
+          discovery_answers: number[];
+          discovery_accepts_genders: string[] | null;
+          discovery_accepts_min_age: number | null;
+          discovery_accepts_max_age: number | null;
         };
         Insert: {
           id: string;
@@ -869,6 +874,11 @@ export type Database = {
           last_seen?: string | null;
           created_at?: string;
           updated_at?: string;
+          discovery_interests?: never;
+          discovery_answers?: number[];
+          discovery_accepts_genders?: string[] | null;
+          discovery_accepts_min_age?: number | null;
+          discovery_accepts_max_age?: number | null;
         };
         Update: {
           id?: string;
@@ -906,6 +916,11 @@ export type Database = {
           last_seen?: string | null;
           created_at?: string;
           updated_at?: string;
+          discovery_interests?: never;
+          discovery_answers?: number[];
+          discovery_accepts_genders?: string[] | null;
+          discovery_accepts_min_age?: number | null;
+          discovery_accepts_max_age?: number | null;
         };
         Relationships: [];
       };
