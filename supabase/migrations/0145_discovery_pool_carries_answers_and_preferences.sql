@@ -57,27 +57,7 @@ alter table public.profiles enable trigger user;
 -- Kept by triggers on the two tables. Each locks the member's row first (no key update: it does not wait on the
 -- key-share locks that inserting answers takes), then reads in a new statement, so of two writers at once the
 -- second reads what the first committed.
-create or replace function app_private.mirror_discovery_answers()
-returns trigger language plpgsql security definer set search_path = '' as $$
-declare
-  member uuid;
-begin
-  for member in
-    select distinct x from unnest(array[
-      case when tg_op <> 'INSERT' then old.user_id end, case when tg_op <> 'DELETE' then new.user_id end]) x
-    where x is not null
-  loop
-    perform 1 from public.profiles p where p.id = member for no key update;
-    update public.profiles p set discovery_answers = app_private.get_discovery_answers(member)
-    where p.id = member and p.discovery_answers is distinct from app_private.get_discovery_answers(member);
-  end loop;
-  return null;
-end;
-$$;
-create trigger profile_answers_mirror_discovery after insert or update or delete on public.profile_answers
-  for each row execute function app_private.mirror_discovery_answers();
-
-create or replace function app_private.mirror_discovery_preferences()
+create or replace function app_private.mirror_for_discovery()
 returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   member uuid;
@@ -89,19 +69,26 @@ begin
     where x is not null
   loop
     perform 1 from public.profiles p where p.id = member for no key update;
-    m := null;
-    select * into m from public.match_preferences mp where mp.user_id = member;
-    update public.profiles p set discovery_accepts_genders = m.genders, discovery_accepts_min_age = m.min_age,
-      discovery_accepts_max_age = m.max_age
-    where p.id = member
-      and (p.discovery_accepts_genders, p.discovery_accepts_min_age, p.discovery_accepts_max_age)
-        is distinct from (m.genders, m.min_age, m.max_age);
+    if tg_table_name = 'profile_answers' then
+      update public.profiles p set discovery_answers = app_private.get_discovery_answers(member)
+      where p.id = member and p.discovery_answers is distinct from app_private.get_discovery_answers(member);
+    else
+      m := null;
+      select * into m from public.match_preferences mp where mp.user_id = member;
+      update public.profiles p set discovery_accepts_genders = m.genders, discovery_accepts_min_age = m.min_age,
+        discovery_accepts_max_age = m.max_age
+      where p.id = member
+        and (p.discovery_accepts_genders, p.discovery_accepts_min_age, p.discovery_accepts_max_age)
+          is distinct from (m.genders, m.min_age, m.max_age);
+    end if;
   end loop;
   return null;
 end;
 $$;
+create trigger profile_answers_mirror_discovery after insert or update or delete on public.profile_answers
+  for each row execute function app_private.mirror_for_discovery();
 create trigger match_preferences_mirror_discovery after insert or update or delete on public.match_preferences
-  for each row execute function app_private.mirror_discovery_preferences();
+  for each row execute function app_private.mirror_for_discovery();
 
 -- The pool's members carry their normalised interests and packed answers.
 alter type app_private.discovery_pool_member add attribute answers int[];

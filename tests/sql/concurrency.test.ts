@@ -1,47 +1,33 @@
 // PostgreSQL only: PGlite has a single connection, so nothing runs at the same time there.
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, getDatabaseKinds, type TestDatabase } from '../support/test-databases.ts';
 import { createMember } from './support/members.ts';
+import { openConnections, writeAsMemberHeld } from './support/overlapping.ts';
 
 const kinds = getDatabaseKinds().filter((k) => k === 'postgres');
 
 describe.skipIf(kinds.length === 0)('concurrent mutual likes on postgres', () => {
   let db: TestDatabase;
-  const clients: pg.Client[] = [];
+  let clients: pg.Client[] = [];
   beforeAll(async () => {
     db = await createTestDatabase('postgres');
-    for (let i = 0; i < 2; i++) {
-      const c = new pg.Client({ connectionString: db.url });
-      c.on('error', () => {});
-      await c.connect();
-      clients.push(c);
-    }
+    clients = await openConnections(db.url, 2);
   });
   afterAll(async () => {
     for (const c of clients) await c.end();
     await db?.destroy();
   });
 
-  /** One like in its own transaction as the member, holding the transaction open a moment so the two overlap. */
-  async function likeAs(client: pg.Client, from: string, to: string, delayMs: number): Promise<void> {
-    await client.query('begin');
-    try {
-      await client.query(
-        `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`,
-        [JSON.stringify({ role: 'authenticated', sub: from, aud: 'authenticated' })],
-      );
-      await client.query(
-        `insert into public.user_interactions (user_id, target_id, interaction_type) values ($1, $2, 'like')`,
-        [from, to],
-      );
-      await client.query('select pg_sleep($1)', [delayMs / 1000]);
-      await client.query('commit');
-    } catch (e) {
-      await client.query('rollback');
-      throw e;
-    }
-  }
+  /** One like in its own transaction as the member, held open a moment so the two overlap. */
+  const likeAs = (client: pg.Client, from: string, to: string, delayMs: number) =>
+    writeAsMemberHeld(
+      client,
+      from,
+      `insert into public.user_interactions (user_id, target_id, interaction_type) values ($1, $2, 'like')`,
+      [from, to],
+      delayMs,
+    );
 
   it('two members liking each other at the same moment get exactly one match and one conversation (20 pairs)', async () => {
     const [c1, c2] = clients as [pg.Client, pg.Client];

@@ -1,10 +1,11 @@
 // Each member's row carries a copy of their answers and stated preferences for discovery (migration 0145,
 // decision 0117): the copy follows every write, members cannot write it, and two writers at once both land.
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asActor, member } from '../support/as-role.ts';
 import { createTestDatabase, getDatabaseKinds, type TestDatabase } from '../support/test-databases.ts';
 import { createMember, expectSqlError } from './support/members.ts';
+import { openConnections, writeAsMemberHeld } from './support/overlapping.ts';
 
 /** The packing the migration documents: question << 11 | answer << 8 | acceptable mask << 2 | importance. */
 function pack(question: number, answer: number, acceptable: number[], importance: number): number {
@@ -176,15 +177,10 @@ describe.skipIf(concurrentKinds.length === 0)(
   'the discovery copy with two writers at once, on postgres',
   () => {
     let db: TestDatabase;
-    const clients: pg.Client[] = [];
+    let clients: pg.Client[] = [];
     beforeAll(async () => {
       db = await createTestDatabase('postgres');
-      for (let i = 0; i < 2; i++) {
-        const c = new pg.Client({ connectionString: db.url });
-        c.on('error', () => {});
-        await c.connect();
-        clients.push(c);
-      }
+      clients = await openConnections(db.url, 2);
     });
     afterAll(async () => {
       for (const c of clients) await c.end();
@@ -192,24 +188,14 @@ describe.skipIf(concurrentKinds.length === 0)(
     });
 
     /** One answer in its own transaction as the member, held open a moment so the two overlap. */
-    async function answerAs(client: pg.Client, id: string, question: number, holdMs: number): Promise<void> {
-      await client.query('begin');
-      try {
-        await client.query(
-          `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`,
-          [JSON.stringify({ role: 'authenticated', sub: id, aud: 'authenticated' })],
-        );
-        await client.query(
-          `insert into public.profile_answers (user_id, question_id, answer, acceptable_answers) values ($1, $2, 1, '{1}')`,
-          [id, question],
-        );
-        await client.query('select pg_sleep($1)', [holdMs / 1000]);
-        await client.query('commit');
-      } catch (e) {
-        await client.query('rollback');
-        throw e;
-      }
-    }
+    const answerAs = (client: pg.Client, id: string, question: number, holdMs: number) =>
+      writeAsMemberHeld(
+        client,
+        id,
+        `insert into public.profile_answers (user_id, question_id, answer, acceptable_answers) values ($1, $2, 1, '{1}')`,
+        [id, question],
+        holdMs,
+      );
 
     it('two devices answering different questions at the same moment both reach the copy', async () => {
       for (let round = 0; round < 3; round++) {
