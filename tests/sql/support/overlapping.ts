@@ -2,8 +2,9 @@
 // their own to a test database, and a member's write held open a moment so two transactions overlap.
 import pg from 'pg';
 
-/** `count` connections to the database at `url`; end them in afterAll. */
-export async function openConnections(url: string, count: number): Promise<pg.Client[]> {
+/** `count` connections to the PostgreSQL test database at `url`; end them in afterAll. */
+export async function openConnections(url: string | undefined, count: number): Promise<pg.Client[]> {
+  if (url === undefined) throw new Error('Overlapping connections need a PostgreSQL test database');
   const clients: pg.Client[] = [];
   for (let i = 0; i < count; i++) {
     const c = new pg.Client({ connectionString: url });
