@@ -105,5 +105,7 @@ async function migrateNow(db: Database, options: { log?: (msg: string) => void }
     log(`applied migration ${m.name}`);
   }
   for (const p of platform) if (p.stage === 'after') await db.exec(p.sql);
+  // Server processes already serving this database reload their REST schema cache (decision 0118).
+  if (applied.length > 0) await db.exec(`notify pgrst, 'reload schema'`);
   return { applied };
 }

@@ -214,6 +214,8 @@ export class SchemaCache {
   private current: Catalog | undefined;
   private loading: Promise<Catalog> | undefined;
   private checking: Promise<Catalog> | undefined;
+  /** Counts invalidations: a load that began before one may have read the schema it replaced. */
+  private generation = 0;
 
   constructor(private readonly db: Queryable) {}
 
@@ -236,19 +238,26 @@ export class SchemaCache {
     return this.checking;
   }
 
+  /** Drops the catalog: the next request loads it again, and a load already under way is not kept. */
   invalidate(): void {
     this.current = undefined;
+    this.loading = undefined;
+    this.checking = undefined;
+    this.generation++;
   }
 
   private reload(): Promise<Catalog> {
-    this.loading ??= loadCatalog(this.db)
+    if (this.loading) return this.loading;
+    const generation = this.generation;
+    const loading = loadCatalog(this.db)
       .then((c) => {
-        this.current = c;
+        if (generation === this.generation) this.current = c;
         return c;
       })
       .finally(() => {
-        this.loading = undefined;
+        if (this.loading === loading) this.loading = undefined;
       });
-    return this.loading;
+    this.loading = loading;
+    return loading;
   }
 }

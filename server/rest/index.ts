@@ -46,9 +46,20 @@ export function getNestingDepth(text: string): number {
   return max;
 }
 
-/** The REST part; `schemaCache` is exposed on the instance so other parts or tests can invalidate it. */
+/** PostgREST's channel: `NOTIFY pgrst, 'reload schema'` (or no payload) reloads the schema cache. */
+export const SCHEMA_RELOAD_CHANNEL = 'pgrst';
+
+/** The REST part. */
 export async function registerRest(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const schemaCache = new SchemaCache(ctx.db);
+  // As PostgREST: a schema change announced on the channel is seen at once, by every server process on this
+  // database (a migration applied while others serve, decision 0118); without it the cache is up to 10 s old.
+  const stopListening = await ctx.db.listen(SCHEMA_RELOAD_CHANNEL, (payload) => {
+    if (payload === '' || payload === 'reload schema') schemaCache.invalidate();
+  });
+  app.addHook('onClose', async () => {
+    await stopListening();
+  });
   const apiKeyClaims = new Map<string, JwtClaims>([
     [ctx.keys.anonKey, await ctx.keys.verify(ctx.keys.anonKey)],
     [ctx.keys.serviceRoleKey, await ctx.keys.verify(ctx.keys.serviceRoleKey)],

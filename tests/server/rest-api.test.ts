@@ -441,6 +441,43 @@ describe.each(getDatabaseKinds())('REST /rest/v1 through supabase-js on %s', (ki
       }
     });
 
+    it("a function replaced by one of another result type is answered at once after NOTIFY pgrst, 'reload schema'", async () => {
+      await t.db
+        .exec(`create function public.rest_replaced() returns setof int language sql stable as 'select 7';
+        grant execute on function public.rest_replaced() to anon;`);
+      // Prepared on the connections these calls take (decision 0116).
+      for (let i = 0; i < 6; i++) {
+        const calls = await Promise.all([1, 2, 3].map(() => anon.rpc('rest_replaced')));
+        for (const c of calls) expect(c.data).toEqual([7]);
+      }
+      await t.db.exec(`drop function public.rest_replaced();
+        create function public.rest_replaced() returns table (word text, n int) language sql stable
+          as $$ select 'seven', 7 $$;
+        grant execute on function public.rest_replaced() to anon;`);
+      // Before the cache hears of it, a call runs the statement prepared for the old function: the statement's
+      // own result is always the same (row count and JSON text), so it answers, in the old function's shape.
+      const stale = await anon.rpc('rest_replaced');
+      expect(stale.error).toBeNull();
+      expect(stale.status).toBe(200);
+      await t.db.exec(`notify pgrst, 'reload schema'`);
+      // The notification arrives in milliseconds; the cache would otherwise refresh only after its 10 s.
+      const deadline = Date.now() + 5_000;
+      let fresh = await anon.rpc('rest_replaced');
+      while (
+        JSON.stringify(fresh.data) !== JSON.stringify([{ word: 'seven', n: 7 }]) &&
+        Date.now() < deadline
+      ) {
+        await new Promise((r) => setTimeout(r, 50));
+        fresh = await anon.rpc('rest_replaced');
+      }
+      expect(fresh.error).toBeNull();
+      expect(fresh.data).toEqual([{ word: 'seven', n: 7 }]);
+      for (let i = 0; i < 6; i++) {
+        const calls = await Promise.all([1, 2, 3].map(() => anon.rpc('rest_replaced')));
+        for (const c of calls) expect(c.data).toEqual([{ word: 'seven', n: 7 }]);
+      }
+    });
+
     it('functions see the caller claims', async () => {
       expect((await alice.client.rpc('rest_whoami')).data).toEqual({ uid: alice.id, role: 'authenticated' });
       expect((await anon.rpc('rest_whoami')).data).toEqual({ uid: null, role: 'anon' });

@@ -28,11 +28,18 @@ describe('migrations', () => {
   it('apply in order to a fresh PGlite, each once (the time is printed, not asserted)', async () => {
     const raw = await PGlite.create();
     try {
+      // Server processes already serving the database hear of new migrations (decision 0118).
+      const heard: string[] = [];
+      await raw.listen('pgrst', (payload) => heard.push(payload));
       const started = performance.now();
       const { applied } = await migrate(wrap(raw));
       const elapsed = performance.now() - started;
       expect(applied).toEqual(listMigrations().map((m) => m.name));
       console.log(`migrations applied to a fresh PGlite in ${Math.round(elapsed)} ms`);
+      expect(heard).toEqual(['reload schema']);
+      // Nothing new to apply: nothing to announce.
+      expect((await migrate(wrap(raw))).applied).toEqual([]);
+      expect(heard).toEqual(['reload schema']);
     } finally {
       await raw.close();
     }
