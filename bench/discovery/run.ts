@@ -5,7 +5,10 @@
 // nobody matches (empty), and then the default and the middle band again once the member has swiped through
 // 20,000 members (heavy-wide, heavy-mid-distance: everyone she decided on is left out of every search).
 // Prints p50/p95/p99 of both per shape and size and, on the last line, per shape at the largest size the raw
-// p99 and the REST/raw ratio of the p50s (goal, issue 21: raw p99 <= 25 ms for each, REST <= 1.2x raw).
+// p99 and the REST/raw ratio of the p50s (goal, issue 21: raw p99 <= 25 ms for each, REST <= 1.2x raw). Beside
+// each ratio: REST's extra milliseconds, and the same HTTP exchange (same client, body and headers) to a path
+// the server answers 404 without the database, each right after a search: about the part of REST's extra that
+// no handler can remove while the client shares this process (decision 0089).
 // With the database on this machine it also prints its server processes' page faults per call (decision 0083).
 // Last, the time of one pass of the scheduled jobs at that size (decision 0084).
 // BENCH_DATABASE_URL (PostgreSQL) is required; BENCH_SIZES (default "100000,1000000"), BENCH_CALLS (default
@@ -124,6 +127,8 @@ interface ShapeResult {
   found: number;
   raw: Summary;
   rest: Summary;
+  /** An HTTP round trip in this process to a path the server answers without work (404): REST's floor here. */
+  http: Summary;
 }
 
 interface SizeResult {
@@ -185,6 +190,15 @@ async function runShape(
     if (r.status !== 200) throw new Error(`REST ${r.status}: ${r.text}`);
     return (JSON.parse(r.text) as { id: string }[]).map((c) => c.id);
   };
+  // The same request to a path that does not exist: the server's 404 does no work, so this is what the HTTP
+  // exchange alone costs this process (client and server share its event loop and its core).
+  const callHttp = async () => {
+    const r = await postJson(`${url}/rest/v1/nothing/here`, body, {
+      apikey: anonKey,
+      authorization: `Bearer ${token}`,
+    });
+    if (r.status !== 404) throw new Error(`HTTP floor ${r.status}: ${r.text}`);
+  };
   const a = shape.args;
   const params = [
     a.limit_count,
@@ -212,6 +226,7 @@ async function runShape(
 
   const rest: number[] = [];
   const raw: number[] = [];
+  const http: number[] = [];
   const faultsBefore = await getBackendFaults(db);
   for (let i = 0; i < CALLS; i++) {
     // Interleaved, so drift on a shared machine hits both alike.
@@ -223,14 +238,25 @@ async function runShape(
     rest.push(performance.now() - s);
   }
   const faultsAfter = await getBackendFaults(db);
+  // After the calls whose page faults are counted; each right after a search, as the REST call above is.
+  for (let i = 0; i < CALLS; i++) {
+    await callRaw();
+    const s = performance.now();
+    await callHttp();
+    http.push(performance.now() - s);
+  }
   console.log(` ${shape.name} (${rawDeck.length} found):`);
   const result = {
     shape: shape.name,
     found: rawDeck.length,
     raw: summarize('raw SQL ', raw),
     rest: summarize('REST RPC', rest),
+    http: summarize('HTTP 404', http),
   };
-  console.log(`  ratio REST/raw p50: ${(result.rest.p50 / result.raw.p50).toFixed(2)}x`);
+  console.log(
+    `  ratio REST/raw p50: ${(result.rest.p50 / result.raw.p50).toFixed(2)}x (REST - raw: ` +
+      `${(result.rest.p50 - result.raw.p50).toFixed(2)} ms; the same HTTP exchange answered 404 without the database: ${result.http.p50.toFixed(2)} ms)`,
+  );
   if (faultsBefore !== undefined && faultsAfter !== undefined)
     console.log(
       `  the database's page faults per call: ${Math.round((faultsAfter - faultsBefore) / (2 * CALLS))} (minor, both ways together)`,
