@@ -127,7 +127,7 @@ interface ShapeResult {
   found: number;
   raw: Summary;
   rest: Summary;
-  /** An HTTP round trip in this process to a path the server answers without work (404): REST's floor here. */
+  /** The same HTTP exchange to a path the server answers 404 without the database: REST's floor here. */
   http: Summary;
 }
 
@@ -190,8 +190,8 @@ async function runShape(
     if (r.status !== 200) throw new Error(`REST ${r.status}: ${r.text}`);
     return (JSON.parse(r.text) as { id: string }[]).map((c) => c.id);
   };
-  // The same request to a path that does not exist: the server's 404 does no work, so this is what the HTTP
-  // exchange alone costs this process (client and server share its event loop and its core).
+  // The same request to a path that does not exist: the server answers 404 without the database, so this is
+  // about what the HTTP exchange alone costs this process (client and server share its event loop).
   const callHttp = async () => {
     const r = await postJson(`${url}/rest/v1/nothing/here`, body, {
       apikey: anonKey,
