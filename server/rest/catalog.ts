@@ -242,7 +242,6 @@ export class SchemaCache {
   invalidate(): void {
     this.current = undefined;
     this.loading = undefined;
-    this.checking = undefined;
     this.generation++;
   }
 

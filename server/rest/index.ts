@@ -47,7 +47,7 @@ export function getNestingDepth(text: string): number {
 }
 
 /** PostgREST's channel: `NOTIFY pgrst, 'reload schema'` (or no payload) reloads the schema cache. */
-export const SCHEMA_RELOAD_CHANNEL = 'pgrst';
+const SCHEMA_RELOAD_CHANNEL = 'pgrst';
 
 /** The REST part. */
 export async function registerRest(app: FastifyInstance, ctx: AppContext): Promise<void> {
