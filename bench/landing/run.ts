@@ -1,6 +1,8 @@
 // Lighthouse (mobile) on the landing page against a blank Vite + React page measured in the same run,
-// plus the JavaScript both pages load (gzip; the landing's before its first paint and until it is live). Prints the
-// figures and the ratios on its last line.
+// plus the JavaScript both pages load (gzip; the landing's before its first paint and until it is live).
+// The pages take turns, run by run (BENCH_RUNS each, 3 by default), after one unmeasured run of each
+// (BENCH_WARMUPS). Prints the medians, every run's figures (Lighthouse's simulation spreads several points
+// between runs of one build on a 2-core machine) and the ratios on its last line.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -17,6 +19,10 @@ import { chromiumArgs, chromiumPath } from '../support/chromium.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const runs = Number(process.env['BENCH_RUNS'] ?? 3);
+/** Unmeasured runs of each page before the measured ones (BENCH_WARMUPS, 1 by default). */
+const warmups = Number(process.env['BENCH_WARMUPS'] ?? 1);
+if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(warmups) || warmups < 0)
+  throw new Error('BENCH_RUNS takes a whole number from 1, BENCH_WARMUPS one from 0');
 
 interface PageJs {
   /** gzip bytes of the scripts the page's head loads (entry + modulepreloads): before the first paint. */
@@ -106,46 +112,82 @@ interface Result {
 /** BENCH_REPORT_DIR=<folder> keeps each run's Lighthouse JSON there, to see what the LCP element waits for. */
 const reportDir = process.env['BENCH_REPORT_DIR'];
 
-async function measure(name: string, url: string, port: number): Promise<Result & { failed: number }> {
-  const results: Result[] = [];
-  let failed = 0;
-  // A run Lighthouse itself reports as broken (e.g. NO_NAVSTART on a busy machine) is counted and
-  // printed, and another run takes its place, up to as many again.
-  for (let i = 0; results.length < runs && i < runs * 2; i++) {
-    const r = await lighthouse(url, {
-      port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: ['performance'],
-    });
-    const lhr = r?.lhr;
-    if (!lhr) throw new Error(`lighthouse gave no result for ${url}`);
-    if (reportDir) {
-      fs.mkdirSync(reportDir, { recursive: true });
-      fs.writeFileSync(path.join(reportDir, `${name}-${i + 1}.json`), JSON.stringify(lhr, null, 1));
-    }
-    if (lhr.runtimeError) {
-      failed++;
-      console.warn(`${name}: lighthouse run failed (${lhr.runtimeError.code}), not counted`);
-      continue;
-    }
-    results.push({
-      performance: Math.round((lhr.categories['performance']?.score ?? 0) * 100),
-      lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
-      cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN,
-      tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? NaN,
-    });
+interface Page {
+  name: string;
+  url: string;
+  results: Result[];
+  failed: number;
+  attempts: number;
+}
+
+/** One Lighthouse run of the page: its figures, or undefined when Lighthouse reports the run as broken. */
+async function runOnce(page: Page, port: number, counted = true): Promise<Result | undefined> {
+  if (counted) page.attempts++;
+  const r = await lighthouse(page.url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance'],
+  });
+  const lhr = r?.lhr;
+  if (!lhr) throw new Error(`lighthouse gave no result for ${page.url}`);
+  if (!counted) return undefined;
+  if (reportDir) {
+    fs.mkdirSync(reportDir, { recursive: true });
+    fs.writeFileSync(
+      path.join(reportDir, `${page.name}-${page.attempts}.json`),
+      JSON.stringify(lhr, null, 1),
+    );
   }
-  if (results.length < runs)
-    throw new Error(`${name}: only ${results.length} of ${runs} lighthouse runs worked`);
+  if (lhr.runtimeError) {
+    page.failed++;
+    console.warn(`${page.name}: lighthouse run failed (${lhr.runtimeError.code}), not counted`);
+    return undefined;
+  }
+  return {
+    performance: Math.round((lhr.categories['performance']?.score ?? 0) * 100),
+    lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
+    cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN,
+    tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? NaN,
+  };
+}
+
+/**
+ * `runs` Lighthouse runs of each page, the pages taking turns (landing, blank, landing, ...), so a change in the
+ * machine's load meets both alike. A run Lighthouse itself reports as broken (e.g. NO_NAVSTART on a busy machine)
+ * is counted and printed, and another run takes its place, up to as many again.
+ */
+async function measureSideBySide(pages: Page[], port: number): Promise<void> {
+  // Unmeasured runs first: the browser's first page loads pay for its own start (its caches, fonts, helper
+  // processes), and without them that cost fell on whichever page ran first.
+  for (let i = 0; i < warmups; i++) for (const page of pages) await runOnce(page, port, false);
+  for (let round = 0; round < runs * 2 && pages.some((p) => p.results.length < runs); round++) {
+    for (const page of pages) {
+      if (page.results.length >= runs) continue;
+      const result = await runOnce(page, port);
+      if (result) page.results.push(result);
+    }
+  }
+  for (const page of pages)
+    if (page.results.length < runs)
+      throw new Error(`${page.name}: only ${page.results.length} of ${runs} lighthouse runs worked`);
+}
+
+/** The medians of a page's runs. */
+function getMedians(page: Page): Result {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
   return {
-    performance: median(results.map((r) => r.performance)),
-    lcpMs: median(results.map((r) => r.lcpMs)),
-    cls: median(results.map((r) => r.cls)),
-    tbtMs: median(results.map((r) => r.tbtMs)),
-    failed,
+    performance: median(page.results.map((r) => r.performance)),
+    lcpMs: median(page.results.map((r) => r.lcpMs)),
+    cls: median(page.results.map((r) => r.cls)),
+    tbtMs: median(page.results.map((r) => r.tbtMs)),
   };
+}
+
+/** Every run's figures, in the order they ran: the spread the medians hide. */
+function describeRuns(page: Page): string {
+  const list = (f: (r: Result) => number) => page.results.map((r) => Math.round(f(r))).join(', ');
+  return `${page.name} runs: performance ${list((r) => r.performance)}; TBT ${list((r) => r.tbtMs)} ms; LCP ${list((r) => r.lcpMs)} ms`;
 }
 
 async function main() {
@@ -176,14 +218,29 @@ async function main() {
     chromeFlags: ['--headless=new', ...chromiumArgs],
   });
   try {
-    const landing = await measure('landing', `http://127.0.0.1:${appPort}/`, chrome.port);
-    const base = await measure('blank', `http://127.0.0.1:${blankPort}/`, chrome.port);
+    const landingPage: Page = {
+      name: 'landing',
+      url: `http://127.0.0.1:${appPort}/`,
+      results: [],
+      failed: 0,
+      attempts: 0,
+    };
+    const blankPage: Page = {
+      name: 'blank',
+      url: `http://127.0.0.1:${blankPort}/`,
+      results: [],
+      failed: 0,
+      attempts: 0,
+    };
+    await measureSideBySide([landingPage, blankPage], chrome.port);
+    const landing = { ...getMedians(landingPage), failed: landingPage.failed };
+    const base = { ...getMedians(blankPage), failed: blankPage.failed };
     const landingJs = getPageJsGzip(distDir);
     // The blank page has no template: all its JavaScript loads before its first paint.
     const blankJs = getPageJsGzip(blankDist).toLive;
     const kb = (n: number) => (n / 1024).toFixed(1);
     console.log(
-      `lighthouse mobile, median of ${runs} runs each` +
+      `lighthouse mobile, median of ${runs} runs each, the two pages taking turns after ${warmups} unmeasured` +
         (landing.failed + base.failed > 0
           ? ` (${landing.failed + base.failed} failed runs not counted)`
           : ''),
@@ -194,6 +251,8 @@ async function main() {
     console.log(
       `HeartSync landing: performance ${landing.performance}, LCP ${Math.round(landing.lcpMs)} ms, CLS ${landing.cls.toFixed(3)}, TBT ${Math.round(landing.tbtMs)} ms, JS ${kb(landingJs.beforePaint)} kB gzip before the first paint, ${kb(landingJs.toLive)} kB until live`,
     );
+    console.log(describeRuns(landingPage));
+    console.log(describeRuns(blankPage));
     // Issue 21 raised the goals once the first ones were met.
     const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
     console.log(
