@@ -120,6 +120,10 @@ interface Page {
   attempts: number;
 }
 
+function newPage(name: string, url: string): Page {
+  return { name, url, results: [], failed: 0, attempts: 0 };
+}
+
 /** One Lighthouse run of the page: its figures, or undefined when Lighthouse reports the run as broken. */
 async function runOnce(page: Page, port: number, counted = true): Promise<Result | undefined> {
   if (counted) page.attempts++;
@@ -218,20 +222,8 @@ async function main() {
     chromeFlags: ['--headless=new', ...chromiumArgs],
   });
   try {
-    const landingPage: Page = {
-      name: 'landing',
-      url: `http://127.0.0.1:${appPort}/`,
-      results: [],
-      failed: 0,
-      attempts: 0,
-    };
-    const blankPage: Page = {
-      name: 'blank',
-      url: `http://127.0.0.1:${blankPort}/`,
-      results: [],
-      failed: 0,
-      attempts: 0,
-    };
+    const landingPage = newPage('landing', `http://127.0.0.1:${appPort}/`);
+    const blankPage = newPage('blank', `http://127.0.0.1:${blankPort}/`);
     await measureSideBySide([landingPage, blankPage], chrome.port);
     const landing = { ...getMedians(landingPage), failed: landingPage.failed };
     const base = { ...getMedians(blankPage), failed: blankPage.failed };
