@@ -23,6 +23,7 @@ import {
   column,
   type AbstractPowerSyncDatabase,
 } from '@powersync/node';
+import { getPowerSyncExtensionFilename } from '@powersync/node/worker.js';
 import type { FastifyInstance } from 'fastify';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { AppContext } from '../../server/context.ts';
@@ -34,6 +35,7 @@ import {
 } from '../../tests/server/sync-support.ts';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/test-databases.ts';
 import { BENCH_MEMBERS, type BenchMember } from './members.ts';
+import { median } from './thread.ts';
 
 export const setupSql = `
   create table public.bench_notes (id uuid primary key, room text not null, author text not null, body text not null,
@@ -63,8 +65,9 @@ export const wallNow = () => performance.timeOrigin + performance.now();
 interface DirectSqlite {
   pragma(source: string): unknown;
   exec(source: string): void;
-  prepare(source: string): { run(...params: unknown[]): unknown };
-  transaction(fn: () => void): () => void;
+  prepare(source: string): { run(...params: unknown[]): unknown; get(...params: unknown[]): unknown };
+  transaction<T>(fn: () => T): () => T;
+  loadExtension(file: string, entryPoint: string): void;
   close(): void;
 }
 const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => DirectSqlite;
@@ -468,8 +471,12 @@ export async function readUntilCheckpointComplete(
 }
 
 /** A fresh replica's first sync from the given answer served from memory (the stream then stays open). */
-async function measureReplayedSync(url: string, token: string, rows: number, dir: string): Promise<number> {
-  const answer = await readFirstSyncAnswer(url, token);
+async function measureReplayedSync(
+  answer: Buffer,
+  token: string,
+  rows: number,
+  dir: string,
+): Promise<number> {
   const replay = http.createServer((req, res) => {
     req.resume();
     if (req.method === 'POST' && req.url?.startsWith('/sync/stream')) {
@@ -506,6 +513,49 @@ async function measureReplayedSync(url: string, token: string, rows: number, dir
   }
 }
 
+/** The SDK's SQLite extension (the PowerSync core), where @powersync/node's workers load it from. */
+const coreExtensionPath = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@powersync/node/package.json')),
+  'lib',
+  getPowerSyncExtensionFilename(),
+);
+
+/**
+ * The PowerSync core alone: the SDK's SQLite extension, loaded into a fresh file on this thread, is handed the
+ * answer's lines one by one (each in a write transaction, as the SDK's sync client does), with no network, no
+ * worker and none of the SDK's JavaScript. What the core itself does with a first sync (its op log, the
+ * checkpoint's checksums, the copy into the tables) is the floor for any client built on it.
+ */
+function measureCoreAlone(answer: Buffer, rows: number, dir: string): number {
+  const lines = answer
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  fs.mkdirSync(dir, { recursive: true });
+  const db = new Database(path.join(dir, 'core.db'));
+  try {
+    db.pragma('journal_mode = WAL');
+    db.loadExtension(coreExtensionPath, 'sqlite3_powersync_init');
+    db.transaction(() => {
+      db.prepare('select powersync_init()').get();
+      db.prepare('select powersync_replace_schema(?)').get(JSON.stringify(schema.toJSON()));
+    })();
+    const control = db.prepare('select powersync_control(?, ?)');
+    const started = performance.now();
+    db.transaction(() => control.get('start', JSON.stringify({ parameters: {} })))();
+    for (const line of lines) db.transaction(() => control.get('line_text', line))();
+    const ms = performance.now() - started;
+    const { n } = db.prepare('select count(*) as n from bench_rows').get() as { n: number };
+    if (n !== rows) throw new Error(`the core alone applied ${n} rows, expected ${rows}`);
+    return ms;
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs of each floor measured in-process (direct SQLite, the core alone); the median is taken. */
+const BASELINE_RUNS = 3;
+
 /** First syncs the server answers, read raw, before the measured one (BENCH_SERVER_WARMUPS). */
 const SERVER_WARMUPS = Number(process.env['BENCH_SERVER_WARMUPS'] ?? 3);
 
@@ -516,7 +566,8 @@ const SERVER_WARMUPS = Number(process.env['BENCH_SERVER_WARMUPS'] ?? 3);
  * also into an opened, empty database with its table. Opening is timed separately on both sides.
  * Then the client's own floor: the server's whole answer read once, served from memory by a local HTTP server
  * in this process, and a third fresh replica's first sync from it (what the SDK costs with a server that takes
- * no time at all).
+ * no time at all); and the core's own floor under that: the same answer's lines handed straight to the SDK's
+ * SQLite extension (measureCoreAlone).
  */
 function initialRole(): Record<string, Handler> {
   return {
@@ -550,21 +601,34 @@ function initialRole(): Record<string, Handler> {
         `row ${i + 1}`,
         i + 1,
       ]);
-      started = performance.now();
-      const direct = new Database(path.join(dir, 'direct.db'));
-      direct.pragma('journal_mode = WAL');
-      direct.exec('create table bench_rows (id text primary key, owner text, title text, n integer)');
-      const sqliteOpenMs = performance.now() - started;
-      started = performance.now();
-      const insert = direct.prepare('insert into bench_rows (id, owner, title, n) values (?, ?, ?, ?)');
-      direct.transaction(() => {
-        for (const v of values) insert.run(...v);
-      })();
-      const sqliteMs = performance.now() - started;
-      direct.close();
-      const replayMs = await measureReplayedSync(url, token, rows, path.join(dir, 'replay'));
+      // The floors are a few tens of milliseconds, where one run can be off by half: each is the median of
+      // BASELINE_RUNS, every run into a fresh file.
+      const direct = Array.from({ length: BASELINE_RUNS }, (_, run) => {
+        let at = performance.now();
+        const file = new Database(path.join(dir, `direct-${run}.db`));
+        file.pragma('journal_mode = WAL');
+        file.exec('create table bench_rows (id text primary key, owner text, title text, n integer)');
+        const openMs = performance.now() - at;
+        at = performance.now();
+        const insert = file.prepare('insert into bench_rows (id, owner, title, n) values (?, ?, ?, ?)');
+        file.transaction(() => {
+          for (const v of values) insert.run(...v);
+        })();
+        const insertMs = performance.now() - at;
+        file.close();
+        return { openMs, insertMs };
+      });
+      const sqliteOpenMs = median(direct.map((d) => d.openMs));
+      const sqliteMs = median(direct.map((d) => d.insertMs));
+      const answer = await readFirstSyncAnswer(url, token);
+      const replayMs = await measureReplayedSync(answer, token, rows, path.join(dir, 'replay'));
+      const coreMs = median(
+        Array.from({ length: BASELINE_RUNS }, (_, run) =>
+          measureCoreAlone(answer, rows, path.join(dir, `core-${run}`)),
+        ),
+      );
       fs.rmSync(dir, { recursive: true, force: true });
-      return { openMs, syncMs, sqliteOpenMs, sqliteMs, replayMs };
+      return { openMs, syncMs, sqliteOpenMs, sqliteMs, replayMs, coreMs };
     },
   };
 }

@@ -125,6 +125,8 @@ interface Initial {
   sqliteMs: number;
   /** The same first sync served from memory: the client's own share. */
   replayMs: number;
+  /** The same answer's lines handed to the SDK's SQLite extension alone: the core's own share. */
+  coreMs: number;
 }
 
 async function measureInitialSync(): Promise<Initial> {
@@ -161,6 +163,9 @@ console.log(
 console.log(
   `the client alone (the same answer served from memory to a fresh replica): ${initial.replayMs.toFixed(0)} ms = ${(initial.replayMs / initial.sqliteMs).toFixed(1)}x direct SQLite, the floor of the initial sync ratio for any server`,
 );
+console.log(
+  `the SDK's core alone (its SQLite extension handed the same lines on one thread, no network, worker or SDK JavaScript): ${initial.coreMs.toFixed(0)} ms = ${(initial.coreMs / initial.sqliteMs).toFixed(1)}x direct SQLite, the floor for any client built on that core`,
+);
 const thread = await measureThread(kind, THREAD_MESSAGES, 15);
 for (const line of describeThread(thread)) console.log(line);
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
@@ -172,6 +177,6 @@ console.log(
     `opening: ${met(openedRatio <= 5)} (${openedRatio.toFixed(1)}x)`,
 );
 console.log(
-  `ratio: latency p50 ${(sync.p50 / ws.p50).toFixed(1)}x, p95 ${(sync.p95 / ws.p95).toFixed(1)}x, p99 ${(sync.p99 / ws.p99).toFixed(1)}x (against the storing relay: p50 ${(sync.p50 / stored.p50).toFixed(1)}x, p99 ${(sync.p99 / stored.p99).toFixed(1)}x); initial sync ${initialRatio.toFixed(1)}x direct SQLite (${openedRatio.toFixed(1)}x with opening; the client alone ${(initial.replayMs / initial.sqliteMs).toFixed(1)}x); thread screen query (first page) median ${median(thread.page.sdk).toFixed(1)} ms vs raw SQLite ${median(thread.page.raw).toFixed(1)} ms = ${(median(thread.page.sdk) / median(thread.page.raw)).toFixed(1)}x (every message: ${(median(thread.all.sdk) / median(thread.all.raw)).toFixed(1)}x)`,
+  `ratio: latency p50 ${(sync.p50 / ws.p50).toFixed(1)}x, p95 ${(sync.p95 / ws.p95).toFixed(1)}x, p99 ${(sync.p99 / ws.p99).toFixed(1)}x (against the storing relay: p50 ${(sync.p50 / stored.p50).toFixed(1)}x, p99 ${(sync.p99 / stored.p99).toFixed(1)}x); initial sync ${initialRatio.toFixed(1)}x direct SQLite (${openedRatio.toFixed(1)}x with opening; the client alone ${(initial.replayMs / initial.sqliteMs).toFixed(1)}x, its core alone ${(initial.coreMs / initial.sqliteMs).toFixed(1)}x); thread screen query (first page) median ${median(thread.page.sdk).toFixed(1)} ms vs raw SQLite ${median(thread.page.raw).toFixed(1)} ms = ${(median(thread.page.sdk) / median(thread.page.raw)).toFixed(1)}x (every message: ${(median(thread.all.sdk) / median(thread.all.raw)).toFixed(1)}x)`,
 );
 process.exit(0);
