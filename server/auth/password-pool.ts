@@ -28,6 +28,14 @@ type Reply = { id: number; result: unknown } | { id: number; error: string };
 
 const WORKER_URL = new URL('./password-worker.mjs', import.meta.url);
 
+/**
+ * Jobs a thread holds at once: the one it runs and the next, already in its message queue, so it goes on
+ * without waiting for the event loop to read its answer and post more. Under load the event loop is often in
+ * the middle of other work (a PGlite statement, a response) when a hash ends; with one job per thread, the
+ * thread sat idle until then.
+ */
+const JOBS_PER_THREAD = 2;
+
 /** Hashing is CPU-bound: one thread per core (capped), more would only contend and hold more memory. */
 export function getDefaultPoolSize(): number {
   return Math.max(1, Math.min(os.availableParallelism(), 8));
@@ -35,8 +43,8 @@ export function getDefaultPoolSize(): number {
 
 export class PasswordPool {
   private readonly workers = new Set<Worker>();
-  private readonly idle: Worker[] = [];
-  private readonly running = new Map<Worker, Job>();
+  /** Each thread's posted jobs in order: the first is running, the rest wait in its message queue. */
+  private readonly posted = new Map<Worker, Job[]>();
   private readonly queue: Job[] = [];
   private nextId = 0;
 
@@ -53,7 +61,7 @@ export class PasswordPool {
     return this.run({ kind: 'verify', hash, password }) as Promise<boolean>;
   }
 
-  /** Jobs waiting for a free thread (not counting the ones running). */
+  /** Jobs waiting for a thread (not counting the ones running, nor the one each busy thread holds next). */
   get queued(): number {
     return this.queue.length;
   }
@@ -71,15 +79,20 @@ export class PasswordPool {
     return new Promise((resolve, reject) => {
       const job: Job = { id: this.nextId++, task, resolve, reject };
       const worker = this.takeWorker();
-      if (worker) this.start(worker, job);
+      if (worker) this.post(worker, job);
       else this.queue.push(job);
     });
   }
 
+  /**
+   * A thread for a new job: an idle one, else a new one while under size, else a busy one that holds no next
+   * job yet (the one whose current job began first, so likely the first to finish).
+   */
   private takeWorker(): Worker | undefined {
-    const idle = this.idle.pop();
-    if (idle) return idle;
-    return this.workers.size < this.size ? this.spawn() : undefined;
+    for (const [worker, jobs] of this.posted) if (jobs.length === 0) return worker;
+    if (this.workers.size < this.size) return this.spawn();
+    for (const [worker, jobs] of this.posted) if (jobs.length < JOBS_PER_THREAD) return worker;
+    return undefined;
   }
 
   private spawn(): Worker {
@@ -91,50 +104,56 @@ export class PasswordPool {
     worker.on('error', (e) => this.onFailure(worker, e));
     worker.on('exit', (code) => this.onFailure(worker, new Error(`password worker exited (code ${code})`)));
     this.workers.add(worker);
+    this.posted.set(worker, []);
     return worker;
   }
 
-  private start(worker: Worker, job: Job): void {
-    this.running.set(worker, job);
+  private post(worker: Worker, job: Job): void {
+    const jobs = this.posted.get(worker) ?? [];
+    if (jobs.length === 0) this.markBegun(worker, jobs);
+    jobs.push(job);
     // A thread with work keeps the process alive (a script awaiting a hash must not exit); an idle one does not.
     worker.ref();
     worker.postMessage({ id: job.id, ...job.task });
   }
 
-  private onReply(worker: Worker, reply: Reply): void {
-    const job = this.running.get(worker);
-    if (!job || job.id !== reply.id) return;
-    this.running.delete(worker);
-    if ('error' in reply) job.reject(new Error(reply.error));
-    else job.resolve(reply.result);
-    const next = this.queue.shift();
-    if (next) {
-      this.start(worker, next);
-    } else {
-      worker.unref();
-      this.idle.push(worker);
-    }
+  /** Threads are kept in the order their current job began: takeWorker's "busy longest" is the first. */
+  private markBegun(worker: Worker, jobs: Job[]): void {
+    this.posted.delete(worker);
+    this.posted.set(worker, jobs);
   }
 
-  /** A thread that failed or exited is dropped with its job; queued work moves to a fresh thread. */
+  private onReply(worker: Worker, reply: Reply): void {
+    const jobs = this.posted.get(worker);
+    const job = jobs?.[0];
+    if (!jobs || !job || job.id !== reply.id) return;
+    jobs.shift();
+    if ('error' in reply) job.reject(new Error(reply.error));
+    else job.resolve(reply.result);
+    // The thread has already begun the job it held next, if any; it gets the next waiting one to hold.
+    if (jobs.length > 0) this.markBegun(worker, jobs);
+    const next = this.queue.shift();
+    if (next) this.post(worker, next);
+    else if (jobs.length === 0) worker.unref();
+  }
+
+  /** A thread that failed or exited is dropped with its jobs; queued work moves to a fresh thread. */
   private onFailure(worker: Worker, error: Error): void {
     if (!this.workers.has(worker)) return;
     this.drop(worker, error);
     void worker.terminate();
-    const next = this.queue.shift();
-    if (next) {
-      const fresh = this.takeWorker();
-      if (fresh) this.start(fresh, next);
-      else this.queue.unshift(next);
+    for (;;) {
+      const fresh = this.queue.length > 0 ? this.takeWorker() : undefined;
+      const next = fresh && this.queue.shift();
+      if (!fresh || !next) break;
+      this.post(fresh, next);
     }
   }
 
   private drop(worker: Worker, error: Error): void {
     this.workers.delete(worker);
-    const i = this.idle.indexOf(worker);
-    if (i >= 0) this.idle.splice(i, 1);
-    const job = this.running.get(worker);
-    this.running.delete(worker);
-    job?.reject(error);
+    const jobs = this.posted.get(worker) ?? [];
+    this.posted.delete(worker);
+    for (const job of jobs) job.reject(error);
   }
 }
