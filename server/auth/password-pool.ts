@@ -117,7 +117,7 @@ export class PasswordPool {
     worker.postMessage({ id: job.id, ...job.task });
   }
 
-  /** Threads are kept in the order their current job began: takeWorker's "busy longest" is the first. */
+  /** Threads are kept in the order their current job began, so takeWorker meets the oldest busy one first. */
   private markBegun(worker: Worker, jobs: Job[]): void {
     this.posted.delete(worker);
     this.posted.set(worker, jobs);
