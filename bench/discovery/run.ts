@@ -59,22 +59,41 @@ function summarize(label: string, ms: number[]): Summary {
 }
 
 /**
- * Minor page faults of the database's server processes for this database, when they run on this machine
- * (/proc/<pid>/stat readable), else undefined. A backend that hands freed memory back to the kernel and
+ * Minor page faults of the database's server processes for this database, by process, when they run on this
+ * machine (/proc/<pid>/stat readable), else undefined. A backend that hands freed memory back to the kernel and
  * faults it in again on every call pays for it on each search (decision 0083), so the bench prints them.
  */
-async function getBackendFaults(db: TestServer['db']): Promise<number | undefined> {
+async function getBackendFaults(db: TestServer['db']): Promise<Map<number, number> | undefined> {
   const { rows } = await db.query<{ pid: number }>(
     'select pid from pg_stat_activity where datname = current_database()',
   );
-  let total = 0;
+  const faults = new Map<number, number>();
   for (const { pid } of rows) {
+    let stat: string;
     try {
-      // Field 10 of /proc/<pid>/stat is minflt; the command name (field 2) has no spaces for postgres.
-      total += Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[9]);
-    } catch {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch (e) {
+      // Gone since the list was read (a parallel worker, an autovacuum worker): it has nothing to count.
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
       return undefined; // another machine's server, or a process we may not read
     }
+    // Field 10 of /proc/<pid>/stat is minflt; the command name (field 2) has no spaces for postgres.
+    faults.set(pid, Number(stat.split(' ')[9]));
+  }
+  return faults;
+}
+
+/**
+ * The page faults between two readings: of the processes in the second, what each added since the first (all of
+ * a process that started in between). A process gone by the second reading is left out; summing each reading
+ * whole counted its faults as negative (a per-call figure of -227 was printed).
+ */
+function getFaultsBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, n] of after) {
+    const was = before.get(pid);
+    // A count lower than before is a new process under a reused id.
+    total += was !== undefined && n >= was ? n - was : n;
   }
   return total;
 }
@@ -259,7 +278,7 @@ async function runShape(
   );
   if (faultsBefore !== undefined && faultsAfter !== undefined)
     console.log(
-      `  the database's page faults per call: ${Math.round((faultsAfter - faultsBefore) / (2 * CALLS))} (minor, both ways together)`,
+      `  the database's page faults per call: ${Math.round(getFaultsBetween(faultsBefore, faultsAfter) / (2 * CALLS))} (minor, both ways together)`,
     );
   return result;
 }
