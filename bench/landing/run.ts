@@ -16,6 +16,7 @@ import { parseConfig } from '../../server/config.ts';
 import { createServer } from '../../server/create-server.ts';
 import { getFreePort } from '../../tests/support/test-server.ts';
 import { chromiumArgs, chromiumPath } from '../support/chromium.ts';
+import { median } from '../support/median.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const runs = Number(process.env['BENCH_RUNS'] ?? 3);
@@ -179,7 +180,6 @@ async function measureSideBySide(pages: Page[], port: number): Promise<void> {
 
 /** The medians of a page's runs. */
 function getMedians(page: Page): Result {
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
   return {
     performance: median(page.results.map((r) => r.performance)),
     lcpMs: median(page.results.map((r) => r.lcpMs)),

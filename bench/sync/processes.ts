@@ -35,7 +35,7 @@ import {
 } from '../../tests/server/sync-support.ts';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/test-databases.ts';
 import { BENCH_MEMBERS, type BenchMember } from './members.ts';
-import { median } from './thread.ts';
+import { median } from '../support/median.ts';
 
 export const setupSql = `
   create table public.bench_notes (id uuid primary key, room text not null, author text not null, body text not null,

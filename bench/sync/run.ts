@@ -12,7 +12,8 @@
 import crypto from 'node:crypto';
 import { loadavg } from 'node:os';
 import { spawnRole, type RoleProcess } from './processes.ts';
-import { describeThread, measureThread, median } from './thread.ts';
+import { median } from '../support/median.ts';
+import { describeThread, measureThread } from './thread.ts';
 
 // 200 samples, so a p99 is the 199th value and not the slowest one (as it was of 60).
 const SAMPLES = Number(process.env['BENCH_SAMPLES'] ?? 200);

@@ -11,6 +11,7 @@ import { PowerSyncDatabase, SyncStreamConnectionMethod } from '@powersync/node';
 import { AppSchema } from '../../src/data/schema.ts';
 import { findThreadQuery, THREAD_PAGE_SIZE } from '../../src/features/messages/thread-window.ts';
 import { plainSdkWorkers, startSyncServer } from '../../tests/server/sync-support.ts';
+import { median } from '../support/median.ts';
 
 /** The slice of better-sqlite3 used here (the package ships no types). */
 interface RawSqlite {
@@ -40,8 +41,6 @@ export interface ThreadResult {
   /** The thread screen's query: its first page (the newest messages and one more). */
   page: Timings;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 export async function measureThread(
   kind: 'pglite' | 'postgres',
@@ -145,5 +144,3 @@ export function describeThread(r: ThreadResult): string[] {
     line(`thread screen query (first page: newest ${THREAD_PAGE_SIZE} + 1)`, r.page),
   ];
 }
-
-export { median };
