@@ -42,8 +42,7 @@ export function getDefaultPoolSize(): number {
 }
 
 export class PasswordPool {
-  private readonly workers = new Set<Worker>();
-  /** Each thread's posted jobs in order: the first is running, the rest wait in its message queue. */
+  /** Every thread, with its posted jobs in order: the first is running, the rest wait in its message queue. */
   private readonly posted = new Map<Worker, Job[]>();
   private readonly queue: Job[] = [];
   private nextId = 0;
@@ -70,7 +69,7 @@ export class PasswordPool {
   async close(): Promise<void> {
     const error = new Error('password pool closed');
     for (const job of this.queue.splice(0)) job.reject(error);
-    const all = [...this.workers];
+    const all = [...this.posted.keys()];
     for (const w of all) this.drop(w, error);
     await Promise.all(all.map((w) => w.terminate()));
   }
@@ -90,7 +89,7 @@ export class PasswordPool {
    */
   private takeWorker(): Worker | undefined {
     for (const [worker, jobs] of this.posted) if (jobs.length === 0) return worker;
-    if (this.workers.size < this.size) return this.spawn();
+    if (this.posted.size < this.size) return this.spawn();
     for (const [worker, jobs] of this.posted) if (jobs.length < JOBS_PER_THREAD) return worker;
     return undefined;
   }
@@ -103,7 +102,6 @@ export class PasswordPool {
     worker.on('message', (reply: Reply) => this.onReply(worker, reply));
     worker.on('error', (e) => this.onFailure(worker, e));
     worker.on('exit', (code) => this.onFailure(worker, new Error(`password worker exited (code ${code})`)));
-    this.workers.add(worker);
     this.posted.set(worker, []);
     return worker;
   }
@@ -139,7 +137,7 @@ export class PasswordPool {
 
   /** A thread that failed or exited is dropped with its jobs; queued work moves to a fresh thread. */
   private onFailure(worker: Worker, error: Error): void {
-    if (!this.workers.has(worker)) return;
+    if (!this.posted.has(worker)) return;
     this.drop(worker, error);
     void worker.terminate();
     for (;;) {
@@ -151,7 +149,6 @@ export class PasswordPool {
   }
 
   private drop(worker: Worker, error: Error): void {
-    this.workers.delete(worker);
     const jobs = this.posted.get(worker) ?? [];
     this.posted.delete(worker);
     for (const job of jobs) job.reject(error);
